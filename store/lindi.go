@@ -1,0 +1,268 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// LINDI is a store backed by a LINDI JSON reference file
+// ({"version": 1, "refs": {...}, "templates": {...}}).
+//
+// A ref is a JSON object (metadata, returned as its JSON text), a string (inline
+// bytes: "base64:"-prefixed, or raw text whose code points are the bytes), or
+// [url], [url, offset, length]. "{{name}}" in a url is replaced from templates,
+// and relative urls ("./x.h5", "x.h5") resolve against the location of the JSON
+// file itself: its directory, or its URL.
+type LINDI struct {
+	name  string
+	base  location
+	refs  map[string]json.RawMessage
+	tmpl  map[string]string
+	nodes map[string][]string // directory → sorted child node names
+}
+
+// ParseLINDI parses the LINDI JSON document data, read from name (a local path or
+// an http(s) URL, used to resolve relative refs). Refs are checked as they are
+// used, so a malformed ref fails the read that needs it, naming the key.
+func ParseLINDI(name string, data []byte) (*LINDI, error) {
+	base, err := parseLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parseDoc(data)
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w: %v", name, ErrFormat, err)
+	}
+	if doc.Refs == nil {
+		return nil, fmt.Errorf("store: %s: %w: no \"refs\" object", name, ErrFormat)
+	}
+	if doc.Version != nil && *doc.Version != 1 {
+		return nil, fmt.Errorf("store: %s: %w: version %d (want 1)", name, ErrFormat, *doc.Version)
+	}
+	s := &LINDI{name: name, base: base, refs: doc.Refs, tmpl: doc.Templates}
+	s.nodes = childNodes(doc.Refs)
+	return s, nil
+}
+
+// Name returns the path or URL the document was read from.
+func (s *LINDI) Name() string { return s.name }
+
+// Get locates the value of key.
+func (s *LINDI) Get(_ context.Context, key string) (Value, error) {
+	raw, ok := s.refs[key]
+	if !ok {
+		return Value{}, fmt.Errorf("store: %s: %q: %w", s.name, key, ErrNotFound)
+	}
+	v, err := s.decodeRef(raw)
+	if err != nil {
+		return Value{}, fmt.Errorf("store: %s: ref %q: %w", s.name, key, err)
+	}
+	return v, nil
+}
+
+// List returns the child nodes (groups and arrays) of dir.
+func (s *LINDI) List(_ context.Context, dir string) ([]string, error) {
+	return s.nodes[dir], nil
+}
+
+func (s *LINDI) decodeRef(raw json.RawMessage) (Value, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return Value{}, fmt.Errorf("%w: empty ref", ErrFormat)
+	}
+	switch raw[0] {
+	case '{':
+		return Value{Data: raw}, nil
+	case '"':
+		var str string
+		if err := json.Unmarshal(raw, &str); err != nil {
+			return Value{}, fmt.Errorf("%w: %v", ErrFormat, err)
+		}
+		b, err := inlineBytes(str)
+		return Value{Data: b}, err
+	case '[':
+		return s.rangeRef(raw)
+	}
+	return Value{}, fmt.Errorf("%w: a ref must be an object, a string or [url, offset, length], not %.20s", ErrFormat, raw)
+}
+
+// inlineBytes decodes an inline string ref.
+func inlineBytes(str string) ([]byte, error) {
+	if rest, ok := strings.CutPrefix(str, "base64:"); ok {
+		b, err := base64.StdEncoding.DecodeString(rest)
+		if err != nil {
+			return nil, fmt.Errorf("%w: bad base64: %v", ErrFormat, err)
+		}
+		return b, nil
+	}
+	b := make([]byte, 0, len(str))
+	for i, r := range str {
+		if r > 0xff {
+			return nil, fmt.Errorf("%w: inline text has code point U+%04X at byte %d; only U+0000–U+00FF encode bytes", ErrFormat, r, i)
+		}
+		b = append(b, byte(r))
+	}
+	return b, nil
+}
+
+func (s *LINDI) rangeRef(raw json.RawMessage) (Value, error) {
+	var parts []json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return Value{}, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	if len(parts) != 1 && len(parts) != 3 {
+		return Value{}, fmt.Errorf("%w: a range ref is [url] or [url, offset, length], got %d items", ErrFormat, len(parts))
+	}
+	var u string
+	if err := json.Unmarshal(parts[0], &u); err != nil {
+		return Value{}, fmt.Errorf("%w: url is not a string", ErrFormat)
+	}
+	u, err := s.expand(u)
+	if err != nil {
+		return Value{}, err
+	}
+	v := Value{URL: u, Len: -1}
+	if len(parts) == 3 {
+		if err := json.Unmarshal(parts[1], &v.Off); err != nil || v.Off < 0 {
+			return Value{}, fmt.Errorf("%w: offset %s is not a non-negative integer", ErrFormat, parts[1])
+		}
+		if err := json.Unmarshal(parts[2], &v.Len); err != nil || v.Len < 0 {
+			return Value{}, fmt.Errorf("%w: length %s is not a non-negative integer", ErrFormat, parts[2])
+		}
+	}
+	return v, nil
+}
+
+// expand substitutes templates in u and resolves it against the document's location.
+func (s *LINDI) expand(u string) (string, error) {
+	for strings.Contains(u, "{{") {
+		i := strings.Index(u, "{{")
+		j := strings.Index(u[i:], "}}")
+		if j < 0 {
+			return "", fmt.Errorf("%w: unterminated template in %q", ErrFormat, u)
+		}
+		name := u[i+2 : i+j]
+		val, ok := s.tmpl[name]
+		if !ok {
+			return "", fmt.Errorf("%w: template {{%s}} is not defined", ErrFormat, name)
+		}
+		if strings.Contains(val, "{{") {
+			return "", fmt.Errorf("%w: template {{%s}} refers to another template", ErrFormat, name)
+		}
+		u = u[:i] + val + u[i+j+2:]
+	}
+	return s.base.resolve(u)
+}
+
+// childNodes indexes which keys are groups or arrays and files them under their parent directory.
+func childNodes(refs map[string]json.RawMessage) map[string][]string {
+	seen := map[string]bool{}
+	nodes := map[string][]string{}
+	for k := range refs {
+		dir, file := splitKey(k)
+		if file != ".zarray" && file != ".zgroup" && file != ".zattrs" || dir == "" || seen[dir] {
+			continue
+		}
+		// Register the node and any ancestor that has no metadata of its own.
+		for dir != "" && !seen[dir] {
+			seen[dir] = true
+			parent, child := splitKey(dir)
+			nodes[parent] = append(nodes[parent], child)
+			dir = parent
+		}
+	}
+	for _, names := range nodes {
+		sort.Strings(names)
+	}
+	return nodes
+}
+
+// splitKey splits "a/b/c" into "a/b" and "c".
+func splitKey(k string) (dir, name string) {
+	if i := strings.LastIndexByte(k, '/'); i >= 0 {
+		return k[:i], k[i+1:]
+	}
+	return "", k
+}
+
+type document struct {
+	Version   *int
+	Refs      map[string]json.RawMessage
+	Templates map[string]string
+}
+
+// parseDoc parses the top level of a LINDI document. The refs are slices of
+// data, so metadata objects keep any NaN or Infinity tokens for zarrmeta.
+func parseDoc(data []byte) (*document, error) {
+	clean := sanitizeJSON(data)
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(clean, &top); err != nil {
+		return nil, err
+	}
+	doc := &document{}
+	if v, ok := top["version"]; ok {
+		if err := json.Unmarshal(v, &doc.Version); err != nil {
+			return nil, fmt.Errorf("version: %v", err)
+		}
+	}
+	if v, ok := top["templates"]; ok {
+		if err := json.Unmarshal(v, &doc.Templates); err != nil {
+			return nil, fmt.Errorf("templates: %v", err)
+		}
+	}
+	if _, ok := top["refs"]; !ok {
+		return doc, nil
+	}
+	refs, err := rawMembers(data, clean)
+	if err != nil {
+		return nil, fmt.Errorf("refs: %v", err)
+	}
+	doc.Refs = refs
+	return doc, nil
+}
+
+// rawMembers finds the "refs" object of the document and returns its members
+// as slices of orig (clean is orig with non-finite tokens replaced in place).
+func rawMembers(orig, clean []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	if _, err := dec.Token(); err != nil { // the document's '{'
+		return nil, err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		if tok != "refs" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return nil, fmt.Errorf("not an object")
+		}
+		refs := map[string]json.RawMessage{}
+		for dec.More() {
+			key, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+			end := int(dec.InputOffset())
+			start := end - len(skip)
+			refs[key.(string)] = orig[start:end:end]
+		}
+		return refs, nil
+	}
+	return nil, fmt.Errorf("missing")
+}
