@@ -138,6 +138,17 @@ func (s *LINDI) rangeRef(raw json.RawMessage) (Value, error) {
 	return v, nil
 }
 
+// Resolve resolves a URL or path found in the document (an
+// _EXTERNAL_ARRAY_LINK's url, say) as a ref's url is resolved: templates
+// substituted, relative paths against the document's location.
+func (s *LINDI) Resolve(ref string) (string, error) {
+	u, err := s.expand(ref)
+	if err != nil {
+		return "", fmt.Errorf("store: %s: %w", s.name, err)
+	}
+	return u, nil
+}
+
 // expand substitutes templates in u and resolves it against the document's location.
 func (s *LINDI) expand(u string) (string, error) {
 	for strings.Contains(u, "{{") {

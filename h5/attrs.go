@@ -1,0 +1,268 @@
+package h5
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Reference is an object reference: the path of the object it points at. Deref
+// a Reference with File.Deref.
+type Reference struct {
+	Path string
+}
+
+// Attrs holds an object's attributes. Values have one of these Go types,
+// whatever the file format:
+//
+//	nil, bool, int64, uint64, float64, string, Reference      scalars
+//	[]bool, []int64, []uint64, []float64, []string, []Reference  1-D arrays
+//	[]any                                                    anything else (mixed or nested lists)
+//
+// The zero value holds no attributes.
+type Attrs struct {
+	vals map[string]any
+}
+
+// newAttrs builds Attrs from values, normalising lists to the types above.
+func newAttrs(vals map[string]any) Attrs {
+	for k, v := range vals {
+		vals[k] = normalize(v)
+	}
+	return Attrs{vals: vals}
+}
+
+// Names returns the attribute names, sorted.
+func (a Attrs) Names() []string {
+	names := make([]string, 0, len(a.vals))
+	for k := range a.vals {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Len is the number of attributes.
+func (a Attrs) Len() int { return len(a.vals) }
+
+// Get returns the value of the attribute name and whether it exists.
+func (a Attrs) Get(name string) (any, bool) {
+	v, ok := a.vals[name]
+	return v, ok
+}
+
+func (a Attrs) get(name string) (any, error) {
+	v, ok := a.vals[name]
+	if !ok {
+		return nil, fmt.Errorf("h5: attribute %q: %w", name, ErrNotFound)
+	}
+	return v, nil
+}
+
+// Int returns an integer attribute; a float with an integral value is accepted.
+func (a Attrs) Int(name string) (int64, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return 0, err
+	}
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x), nil
+		}
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
+			return int64(x), nil
+		}
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, attrTypeError(name, v, "an integer")
+}
+
+// Float returns a numeric attribute as float64.
+func (a Attrs) Float(name string) (float64, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return 0, err
+	}
+	if f, ok := toFloat(v); ok {
+		return f, nil
+	}
+	return 0, attrTypeError(name, v, "a number")
+}
+
+// String returns a string attribute.
+func (a Attrs) String(name string) (string, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return "", err
+	}
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	return "", attrTypeError(name, v, "a string")
+}
+
+// Bool returns a boolean attribute.
+func (a Attrs) Bool(name string) (bool, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return false, err
+	}
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case int64:
+		return x != 0, nil
+	}
+	return false, attrTypeError(name, v, "a bool")
+}
+
+// Floats returns a numeric attribute (a scalar or a 1-D array) as []float64.
+func (a Attrs) Floats(name string) ([]float64, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case []float64:
+		return x, nil
+	case []int64:
+		return convertSlice[float64](x), nil
+	case []uint64:
+		return convertSlice[float64](x), nil
+	}
+	if f, ok := toFloat(v); ok {
+		return []float64{f}, nil
+	}
+	return nil, attrTypeError(name, v, "numbers")
+}
+
+// Ints returns an integer attribute (a scalar or a 1-D array) as []int64.
+func (a Attrs) Ints(name string) ([]int64, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case []int64:
+		return x, nil
+	case int64:
+		return []int64{x}, nil
+	}
+	return nil, attrTypeError(name, v, "integers")
+}
+
+// Strings returns a string attribute (a scalar or a 1-D array) as []string.
+func (a Attrs) Strings(name string) ([]string, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case []string:
+		return x, nil
+	case string:
+		return []string{x}, nil
+	}
+	return nil, attrTypeError(name, v, "strings")
+}
+
+// Ref returns an object-reference attribute.
+func (a Attrs) Ref(name string) (Reference, error) {
+	v, err := a.get(name)
+	if err != nil {
+		return Reference{}, err
+	}
+	if r, ok := v.(Reference); ok {
+		return r, nil
+	}
+	return Reference{}, attrTypeError(name, v, "an object reference")
+}
+
+func attrTypeError(name string, v any, want string) error {
+	return fmt.Errorf("h5: attribute %q is %T, not %s: %w", name, v, want, ErrType)
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+func convertSlice[T, S int64 | uint64 | float64](s []S) []T {
+	out := make([]T, len(s))
+	for i, x := range s {
+		out[i] = T(x)
+	}
+	return out
+}
+
+// normalize turns a homogeneous []any into the typed slice for its element type.
+func normalize(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	for i := range list {
+		list[i] = normalize(list[i])
+	}
+	if len(list) == 0 {
+		return list
+	}
+	switch list[0].(type) {
+	case bool:
+		return typedList[bool](list)
+	case string:
+		return typedList[string](list)
+	case Reference:
+		return typedList[Reference](list)
+	case int64, float64, uint64:
+		return numberList(list)
+	}
+	return list
+}
+
+func typedList[T any](list []any) any {
+	out := make([]T, len(list))
+	for i, x := range list {
+		t, ok := x.(T)
+		if !ok {
+			return list
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// numberList gives []int64 when every item is an int64, []uint64 when every item
+// is a uint64, and []float64 when the items mix floats and integers.
+func numberList(list []any) any {
+	if ints, ok := typedList[int64](list).([]int64); ok {
+		return ints
+	}
+	if uints, ok := typedList[uint64](list).([]uint64); ok {
+		return uints
+	}
+	out := make([]float64, len(list))
+	for i, x := range list {
+		f, ok := toFloat(x)
+		if !ok {
+			return list
+		}
+		out[i] = f
+	}
+	return out
+}

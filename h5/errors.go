@@ -1,0 +1,23 @@
+package h5
+
+import "errors"
+
+var (
+	// ErrNotFound is wrapped by errors for paths that name no object.
+	ErrNotFound = errors.New("h5: object not found")
+	// ErrNotGroup is wrapped by errors for paths that go through, or name, something that is not a group.
+	ErrNotGroup = errors.New("h5: not a group")
+	// ErrNotDataset is wrapped by errors for paths that name something that is not a dataset.
+	ErrNotDataset = errors.New("h5: not a dataset")
+	// ErrLinkCycle is wrapped by errors for soft links that lead back to themselves.
+	ErrLinkCycle = errors.New("h5: soft link cycle")
+	// ErrExternalLink is wrapped by errors for links into another file, which are not followed.
+	ErrExternalLink = errors.New("h5: external link not followed")
+	// ErrType is wrapped by errors for reads or conversions that the dataset's dtype does not allow.
+	ErrType = errors.New("h5: type mismatch")
+	// ErrFormat is wrapped by errors for metadata that cannot be understood.
+	ErrFormat = errors.New("h5: malformed metadata")
+	// ErrNeedsHDF5 is wrapped by errors for datasets kept only in an HDF5 file
+	// (LINDI's _EXTERNAL_ARRAY_LINK) when that file cannot be read.
+	ErrNeedsHDF5 = errors.New("h5: dataset is stored in an HDF5 file")
+)

@@ -1,0 +1,264 @@
+package h5
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/io/fetch"
+	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/store"
+)
+
+// Kind is the format a File was opened from.
+type Kind int
+
+// The formats Open understands.
+const (
+	LINDIJSON Kind = iota + 1 // a LINDI JSON reference file
+	ZarrDir                   // a Zarr v2 directory store
+	HDF5                      // an HDF5 file
+)
+
+// String names the format.
+func (k Kind) String() string {
+	switch k {
+	case LINDIJSON:
+		return "LINDI JSON"
+	case ZarrDir:
+		return "Zarr v2"
+	case HDF5:
+		return "HDF5"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// File is an open file: the root of a tree of groups and datasets.
+type File struct {
+	name    string
+	kind    Kind
+	root    *Group
+	st      store.Store
+	pool    *source.Pool
+	fetcher *fetch.Fetcher
+	workers int
+
+	mu   sync.Mutex
+	hdf5 map[string]*hdf5.File // HDF5 files opened so far, by name
+}
+
+// Option configures Open.
+type Option func(*options) error
+
+type options struct {
+	workers     int
+	concurrency int
+	sourceOpts  []source.Option
+}
+
+// WithWorkers sets how many goroutines decode chunks during a read (default
+// GOMAXPROCS). n must be positive.
+func WithWorkers(n int) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("h5: WithWorkers(%d): must be positive", n)
+		}
+		o.workers = n
+		return nil
+	}
+}
+
+// WithConcurrency sets how many byte-range requests a read may have in flight
+// (default: the process-wide limit of fetch.Default). n must be positive.
+func WithConcurrency(n int) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("h5: WithConcurrency(%d): must be positive", n)
+		}
+		o.concurrency = n
+		return nil
+	}
+}
+
+// WithSourceOptions passes options (HTTP client, retries, caching, URL
+// resolution) to the byte sources the file reads through.
+func WithSourceOptions(opts ...source.Option) Option {
+	return func(o *options) error {
+		o.sourceOpts = append(o.sourceOpts, opts...)
+		return nil
+	}
+}
+
+// hdf5Signature starts every HDF5 file (at offset 0, 512, 1024, …).
+var hdf5Signature = []byte("\x89HDF\r\n\x1a\n")
+
+// Open opens name, a local path or an http(s) URL of a LINDI JSON file, a Zarr
+// v2 directory store or an HDF5 file, and reads its object tree.
+func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
+	var o options
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	pool, err := source.NewPool(o.sourceOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+	}
+	f := &File{name: name, pool: pool, workers: o.workers}
+	if o.concurrency > 0 {
+		if f.fetcher, err = fetch.New(fetch.WithConcurrency(o.concurrency)); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("h5: open %s: %w", name, err)
+		}
+	}
+	if err := f.open(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+	}
+	return f, nil
+}
+
+func (f *File) open(ctx context.Context) error {
+	if !store.IsURL(f.name) {
+		st, err := os.Stat(f.name)
+		if err != nil {
+			return err
+		}
+		if st.IsDir() {
+			return f.openZarrDir(ctx)
+		}
+	}
+	head, err := f.head(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case bytes.HasPrefix(head, hdf5Signature):
+		return f.openHDF5(ctx)
+	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")):
+		return f.openLINDI(ctx)
+	}
+	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
+}
+
+// head reads the first bytes of the file to tell its format.
+func (f *File) head(ctx context.Context) ([]byte, error) {
+	src, err := f.pool.Open(ctx, f.name)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 64)
+	n, err := src.ReadAt(ctx, buf, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+func (f *File) openZarrDir(ctx context.Context) error {
+	st, err := store.OpenDir(f.name)
+	if err != nil {
+		return err
+	}
+	f.kind = ZarrDir
+	return f.buildTree(ctx, st)
+}
+
+func (f *File) openLINDI(ctx context.Context) error {
+	data, err := f.readAll(ctx, f.name)
+	if err != nil {
+		return err
+	}
+	st, err := store.ParseLINDI(f.name, data)
+	if err != nil {
+		return err
+	}
+	f.kind = LINDIJSON
+	return f.buildTree(ctx, st)
+}
+
+// maxMetadataSize caps the size of one metadata document (a LINDI JSON file).
+const maxMetadataSize = 1 << 30
+
+// readAll reads a whole object through the file's source pool.
+func (f *File) readAll(ctx context.Context, name string) ([]byte, error) {
+	if !store.IsURL(name) {
+		return readLocal(name)
+	}
+	src, err := f.pool.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	size, err := src.Size(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return readRange(ctx, src, 0, size)
+}
+
+func readLocal(name string) ([]byte, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxMetadataSize {
+		return nil, fmt.Errorf("%s: %d bytes is too large for a metadata file", name, st.Size())
+	}
+	return os.ReadFile(filepath.Clean(name))
+}
+
+func readRange(ctx context.Context, src source.Source, off, n int64) ([]byte, error) {
+	if n > maxMetadataSize {
+		return nil, fmt.Errorf("%s: %d bytes is too large for a metadata file", src.Name(), n)
+	}
+	buf := make([]byte, n)
+	got, err := src.ReadAt(ctx, buf, off)
+	if got == len(buf) {
+		return buf, nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = fmt.Errorf("%s: %d bytes at %d: %w", src.Name(), n, off, io.ErrUnexpectedEOF)
+	}
+	return nil, err
+}
+
+// Name is the path or URL the file was opened from.
+func (f *File) Name() string { return f.name }
+
+// Kind is the format the file was opened from.
+func (f *File) Kind() Kind { return f.kind }
+
+// Root returns the root group.
+func (f *File) Root() *Group { return f.root }
+
+// Get returns the object at the absolute path (leading "/" optional), following soft links.
+func (f *File) Get(path string) (Object, error) {
+	return f.root.Get("/" + strings.TrimPrefix(path, "/"))
+}
+
+// Group returns the group at path.
+func (f *File) Group(path string) (*Group, error) {
+	return f.root.Group("/" + strings.TrimPrefix(path, "/"))
+}
+
+// Dataset returns the dataset at path.
+func (f *File) Dataset(path string) (*Dataset, error) {
+	return f.root.Dataset("/" + strings.TrimPrefix(path, "/"))
+}
+
+// Deref returns the object a reference points at.
+func (f *File) Deref(r Reference) (Object, error) { return f.Get(r.Path) }
+
+// Stats returns the I/O statistics of every object the file has read from.
+func (f *File) Stats() []source.NamedStats { return f.pool.Stats() }
+
+// Close releases the file's sources. Reads in progress fail.
+func (f *File) Close() error { return f.pool.Close() }

@@ -1,0 +1,224 @@
+package h5
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Object is a group or a dataset.
+type Object interface {
+	// Name is the last component of the object's path ("/" for the root group).
+	Name() string
+	// Path is the absolute path at which the object is stored ("/a/b").
+	Path() string
+	// Attrs returns the object's attributes.
+	Attrs() Attrs
+	// File is the file the object belongs to.
+	File() *File
+}
+
+// LinkKind tells what a link in a group points at.
+type LinkKind int
+
+// The kinds of link.
+const (
+	HardLink     LinkKind = iota // the member itself
+	SoftLink                     // a path in the same file
+	ExternalLink                 // a path in another file
+)
+
+// String returns "hard", "soft" or "external".
+func (k LinkKind) String() string {
+	switch k {
+	case HardLink:
+		return "hard"
+	case SoftLink:
+		return "soft"
+	case ExternalLink:
+		return "external"
+	}
+	return fmt.Sprintf("LinkKind(%d)", int(k))
+}
+
+// Link is one member of a group.
+type Link struct {
+	Name string
+	Kind LinkKind
+	// Target is the path a soft link points at; for an external link, the path
+	// inside File.
+	Target string
+	// File is the file an external link points into.
+	File string
+}
+
+// Group is a group of an HDF5-like hierarchy: named links to groups and datasets.
+type Group struct {
+	f     *File
+	path  string
+	attrs Attrs
+	links []Link            // sorted by name
+	hard  map[string]Object // targets of the hard links
+}
+
+// Name is the last component of the group's path ("/" for the root group).
+func (g *Group) Name() string { return baseName(g.path) }
+
+// Path is the group's absolute path.
+func (g *Group) Path() string { return g.path }
+
+// Attrs returns the group's attributes.
+func (g *Group) Attrs() Attrs { return g.attrs }
+
+// File is the file the group belongs to.
+func (g *Group) File() *File { return g.f }
+
+// Members returns the names of the group's links, sorted.
+func (g *Group) Members() []string {
+	names := make([]string, len(g.links))
+	for i, l := range g.links {
+		names[i] = l.Name
+	}
+	return names
+}
+
+// Links returns the group's links, sorted by name. The slice is a copy.
+func (g *Group) Links() []Link { return append([]Link(nil), g.links...) }
+
+// Link returns the link called name.
+func (g *Group) Link(name string) (Link, bool) {
+	i := sort.Search(len(g.links), func(i int) bool { return g.links[i].Name >= name })
+	if i < len(g.links) && g.links[i].Name == name {
+		return g.links[i], true
+	}
+	return Link{}, false
+}
+
+// Get returns the object at path, relative to g unless it starts with "/";
+// soft links are followed at every step.
+func (g *Group) Get(path string) (Object, error) {
+	return g.f.lookup(g, path)
+}
+
+// Group returns the group at path (see Get).
+func (g *Group) Group(path string) (*Group, error) {
+	o, err := g.Get(path)
+	if err != nil {
+		return nil, err
+	}
+	sub, ok := o.(*Group)
+	if !ok {
+		return nil, fmt.Errorf("h5: %s: %w", o.Path(), ErrNotGroup)
+	}
+	return sub, nil
+}
+
+// Dataset returns the dataset at path (see Get).
+func (g *Group) Dataset(path string) (*Dataset, error) {
+	o, err := g.Get(path)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := o.(*Dataset)
+	if !ok {
+		return nil, fmt.Errorf("h5: %s: %w", o.Path(), ErrNotDataset)
+	}
+	return d, nil
+}
+
+// WalkFunc is called by Walk for each link below a group: path is the link's
+// absolute path, obj the object it leads to (nil when the link cannot be
+// followed, with err saying why). Returning a non-nil error stops the walk;
+// returning SkipGroup skips the members of a group.
+type WalkFunc func(path string, link Link, obj Object, err error) error
+
+// SkipGroup is returned by a WalkFunc to skip the members of the group just visited.
+var SkipGroup = errors.New("h5: skip this group")
+
+// Walk calls fn for every link below g, depth first, in name order. Soft links
+// are reported with the object they lead to but not descended into, so every
+// object is visited once through its hard link.
+func (g *Group) Walk(fn WalkFunc) error {
+	for _, l := range g.links {
+		p := joinPath(g.path, l.Name)
+		var obj Object
+		var err error
+		if l.Kind == HardLink {
+			obj = g.hard[l.Name]
+		} else {
+			obj, err = g.f.lookup(g, l.Name)
+		}
+		werr := fn(p, l, obj, err)
+		if errors.Is(werr, SkipGroup) {
+			continue
+		}
+		if werr != nil {
+			return werr
+		}
+		if sub, ok := obj.(*Group); ok && l.Kind == HardLink {
+			if err := sub.Walk(fn); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxHops bounds how many soft links one lookup may follow.
+const maxHops = 40
+
+// lookup resolves path from group start, following soft links.
+func (f *File) lookup(start *Group, path string) (Object, error) {
+	return f.lookupHops(start, path, 0)
+}
+
+func (f *File) lookupHops(start *Group, path string, hops int) (Object, error) {
+	cur := Object(start)
+	if strings.HasPrefix(path, "/") {
+		cur = f.root
+	}
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "" || seg == "." {
+			continue
+		}
+		g, ok := cur.(*Group)
+		if !ok {
+			return nil, fmt.Errorf("h5: %s in path %q: %w", cur.Path(), path, ErrNotGroup)
+		}
+		l, ok := g.Link(seg)
+		if !ok {
+			return nil, fmt.Errorf("h5: %q: no member %q in %s: %w", path, seg, g.path, ErrNotFound)
+		}
+		switch l.Kind {
+		case HardLink:
+			cur = g.hard[seg]
+		case SoftLink:
+			if hops >= maxHops {
+				return nil, fmt.Errorf("h5: %q: more than %d soft links: %w", path, maxHops, ErrLinkCycle)
+			}
+			next, err := f.lookupHops(g, l.Target, hops+1)
+			if err != nil {
+				return nil, fmt.Errorf("h5: soft link %s → %s: %w", joinPath(g.path, seg), l.Target, err)
+			}
+			cur = next
+		case ExternalLink:
+			return nil, fmt.Errorf("h5: %s links to %s in %s: %w", joinPath(g.path, seg), l.Target, l.File, ErrExternalLink)
+		}
+	}
+	return cur, nil
+}
+
+func joinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+func baseName(p string) string {
+	if p == "/" {
+		return "/"
+	}
+	return p[strings.LastIndexByte(p, '/')+1:]
+}

@@ -1,0 +1,161 @@
+package h5
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lindigo/lindi/store"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// maxDepth bounds the nesting of groups, against hostile stores.
+const maxDepth = 256
+
+// buildTree reads the hierarchy of a Zarr-like store (LINDI JSON or Zarr v2).
+func (f *File) buildTree(ctx context.Context, st store.Store) error {
+	f.st = st
+	attrs, err := f.zattrs(ctx, "")
+	if err != nil {
+		return err
+	}
+	root, err := f.zarrGroup(ctx, "", "/", attrs, 0)
+	if err != nil {
+		return err
+	}
+	f.root = root
+	return nil
+}
+
+func (f *File) zarrGroup(ctx context.Context, key, path string, za zarrmeta.Attrs, depth int) (*Group, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, ErrFormat, maxDepth)
+	}
+	attrs, err := userAttrs(za)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g := &Group{f: f, path: path, attrs: attrs, hard: map[string]Object{}}
+	names, err := f.st.List(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		childKey := joinKey(key, name)
+		childPath := joinPath(path, name)
+		ca, err := f.zattrs(ctx, childKey)
+		if err != nil {
+			return nil, err
+		}
+		zarray, err := f.meta(ctx, childKey+"/.zarray")
+		switch {
+		case err == nil:
+			d, err := f.zarrDataset(ctx, childKey, childPath, zarray, ca)
+			if err != nil {
+				return nil, err
+			}
+			g.addHard(name, d)
+		case !errors.Is(err, store.ErrNotFound):
+			return nil, err
+		default:
+			if target, ok := ca.SoftLink(); ok {
+				g.links = append(g.links, Link{Name: name, Kind: SoftLink, Target: target})
+				continue
+			}
+			sub, err := f.zarrGroup(ctx, childKey, childPath, ca, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			g.addHard(name, sub)
+		}
+	}
+	return g, nil
+}
+
+func (g *Group) addHard(name string, o Object) {
+	g.links = append(g.links, Link{Name: name, Kind: HardLink})
+	g.hard[name] = o
+}
+
+// zattrs reads the .zattrs of key; a node without one has no attributes.
+func (f *File) zattrs(ctx context.Context, key string) (zarrmeta.Attrs, error) {
+	b, err := f.meta(ctx, joinKey(key, ".zattrs"))
+	if errors.Is(err, store.ErrNotFound) {
+		return zarrmeta.Attrs{}, nil
+	}
+	if err != nil {
+		return zarrmeta.Attrs{}, err
+	}
+	a, err := zarrmeta.ParseAttrs(b)
+	if err != nil {
+		return zarrmeta.Attrs{}, fmt.Errorf("%s/.zattrs: %w", key, err)
+	}
+	return a, nil
+}
+
+// meta reads the bytes of a metadata key.
+func (f *File) meta(ctx context.Context, key string) ([]byte, error) {
+	v, err := f.st.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if v.InMemory() {
+		return v.Data, nil
+	}
+	if v.Off == 0 && v.Len < 0 {
+		return f.readAll(ctx, v.URL)
+	}
+	src, err := f.pool.Open(ctx, v.URL)
+	if err != nil {
+		return nil, err
+	}
+	n := v.Len
+	if n < 0 {
+		size, err := src.Size(ctx)
+		if err != nil {
+			return nil, err
+		}
+		n = size - v.Off
+	}
+	return readRange(ctx, src, v.Off, n)
+}
+
+// userAttrs converts the user attributes of a .zattrs document.
+func userAttrs(za zarrmeta.Attrs) (Attrs, error) {
+	vals := make(map[string]any, za.Len())
+	for _, name := range za.Names() {
+		v, _ := za.Get(name)
+		x, err := fromJSON(v)
+		if err != nil {
+			return Attrs{}, fmt.Errorf("attribute %q: %w", name, err)
+		}
+		vals[name] = x
+	}
+	return newAttrs(vals), nil
+}
+
+// fromJSON turns LINDI's {"_REFERENCE": …} objects into References, recursively.
+func fromJSON(v any) (any, error) {
+	r, ok, err := zarrmeta.AsReference(v)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return Reference{Path: r.Path}, nil
+	}
+	if list, ok := v.([]any); ok {
+		for i := range list {
+			if list[i], err = fromJSON(list[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return v, nil
+}
+
+func joinKey(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}

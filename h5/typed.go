@@ -1,0 +1,62 @@
+package h5
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Number is the set of element types a numeric dataset reads into.
+type Number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
+}
+
+// Typed is an n-dimensional array of Go values in C order: the element at
+// index (i0, …, ik) is Data[i0*stride0 + … + ik]. A 0-d array (a scalar) has
+// an empty Shape and one element.
+type Typed[T any] struct {
+	Shape []int
+	Data  []T
+}
+
+// Len is the number of elements.
+func (t *Typed[T]) Len() int { return len(t.Data) }
+
+// Convert returns a copy of a with every element converted to T, as Go
+// conversions do (float to integer truncates toward zero).
+func Convert[T, S Number](a *Typed[S]) *Typed[T] {
+	return convert[T](a.Data, a.Shape)
+}
+
+func convert[T, S Number](data []S, shape []int) *Typed[T] {
+	out := &Typed[T]{Shape: append([]int(nil), shape...), Data: make([]T, len(data))}
+	for i, x := range data {
+		out.Data[i] = T(x)
+	}
+	return out
+}
+
+// Dense returns a 2-D array as a gonum matrix that shares a's data (no copy):
+// writes to one are seen by the other. It fails for other ranks and for empty
+// arrays, which gonum cannot represent.
+func Dense(a *Typed[float64]) (*mat.Dense, error) {
+	if len(a.Shape) != 2 {
+		return nil, fmt.Errorf("h5: Dense needs a 2-D array, not shape %v: %w", a.Shape, ErrType)
+	}
+	if a.Shape[0] == 0 || a.Shape[1] == 0 {
+		return nil, fmt.Errorf("h5: Dense: empty array of shape %v: %w", a.Shape, ErrType)
+	}
+	return mat.NewDense(a.Shape[0], a.Shape[1], a.Data), nil
+}
+
+// Vec returns a 1-D array as a gonum vector that shares a's data (no copy). It
+// fails for other ranks and for empty arrays.
+func Vec(a *Typed[float64]) (*mat.VecDense, error) {
+	if len(a.Shape) != 1 {
+		return nil, fmt.Errorf("h5: Vec needs a 1-D array, not shape %v: %w", a.Shape, ErrType)
+	}
+	if a.Shape[0] == 0 {
+		return nil, fmt.Errorf("h5: Vec: empty array: %w", ErrType)
+	}
+	return mat.NewVecDense(a.Shape[0], a.Data), nil
+}

@@ -1,0 +1,15 @@
+// Package engine is the one read path of lindi-go: given a stored chunked array
+// and a resolved selection, it visits only the chunks the selection touches,
+// fetches their bytes concurrently through io/fetch (missing chunks cost no I/O),
+// decodes them on a bounded pool of workers and scatters the selected parts
+// straight into the caller's output.
+//
+// Fetching and decoding overlap: a chunk is decoded as soon as its bytes arrive.
+// Each worker writes a disjoint part of the output, so the hot path takes no
+// locks. A cancelled context stops the read promptly, and Read returns only
+// after every goroutine it started has ended.
+//
+// Errors name the chunk (grid coordinates and where its bytes came from) and wrap
+// the cause; a chunk whose decoded size is not the chunk size is an error, never
+// silently wrong data.
+package engine
