@@ -105,7 +105,7 @@ func (f *File) zarrDataset(ctx context.Context, key, path string, zarray []byte,
 		if meta.Items() != 1 {
 			return nil, fmt.Errorf("%s: %w: _SCALAR dataset has shape %v", path, ErrFormat, meta.Shape)
 		}
-		d.shape = []int{}
+		d.shape, d.chunks = []int{}, []int{}
 	}
 	if ct, ok := za.CompoundDType(); ok {
 		if meta.DType.Kind != zarrmeta.KindObject {

@@ -2,8 +2,11 @@ package h5
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/lindigo/lindi/store"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -134,8 +137,13 @@ func userAttrs(za zarrmeta.Attrs) (Attrs, error) {
 	return newAttrs(vals), nil
 }
 
-// fromJSON turns LINDI's {"_REFERENCE": …} objects into References, recursively.
+// fromJSON turns decoded JSON into the documented values: LINDI's
+// {"_REFERENCE": …} objects into References and json.Numbers into int64,
+// uint64 or float64, recursively.
 func fromJSON(v any) (any, error) {
+	if n, ok := v.(json.Number); ok {
+		return number(n)
+	}
 	r, ok, err := zarrmeta.AsReference(v)
 	if err != nil {
 		return nil, err
@@ -158,4 +166,23 @@ func joinKey(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// number converts a JSON number: int64 or uint64 for an integer literal in
+// range, float64 otherwise.
+func number(n json.Number) (any, error) {
+	s := n.String()
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, nil
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return u, nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, fmt.Errorf("%w: number %q: %v", ErrFormat, s, err)
+	}
+	return f, nil
 }

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"strings"
+
+	"github.com/lindigo/lindi/h5"
+)
+
+// parseArgs parses flags wherever they stand among the positional arguments,
+// so "lindi cat FILE DATA -o x.npy" works. An argument that starts with "-"
+// followed by a digit, ":" or "[" is positional: selections like "-8:" are not
+// flags. "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--":
+			return append(pos, args[1:]...), nil
+		case len(a) > 1 && a[0] == '-' && !strings.ContainsAny(a[1:2], "0123456789:[."):
+			if err := fs.Parse(args); err != nil {
+				return nil, usagef("%v", err)
+			}
+			args = fs.Args()
+		default:
+			pos = append(pos, a)
+			args = args[1:]
+		}
+	}
+	return pos, nil
+}
+
+// openFile opens FILE with the options shared by every command.
+func openFile(ctx context.Context, name string, opts ...h5.Option) (*h5.File, error) {
+	return h5.Open(ctx, name, opts...)
+}

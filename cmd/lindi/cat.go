@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/selection"
+)
+
+func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
+	out := fs.String("o", "", "write to this file instead of stdout")
+	format := fs.String("f", "", "output format: npy, csv, json or text (default: from -o's extension, else text)")
+	stats := fs.Bool("stats", false, "print I/O statistics to stderr")
+	concurrency := fs.Int("concurrency", 0, "most byte-range requests in flight (default: the library's)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 2 || len(pos) > 3 {
+		return usagef("cat takes FILE DATASET [SELECTION]")
+	}
+	fmtName, err := outputFormat(*format, *out)
+	if err != nil {
+		return err
+	}
+	sel := selection.Selection{}
+	if len(pos) == 3 {
+		if sel, err = selection.Parse(pos[2]); err != nil {
+			return usagef("selection %q: %v", pos[2], err)
+		}
+	}
+	var opts []h5.Option
+	if *concurrency != 0 {
+		if *concurrency < 0 {
+			return usagef("--concurrency must be positive")
+		}
+		opts = append(opts, h5.WithConcurrency(*concurrency))
+	}
+	f, err := openFile(ctx, pos[0], opts...)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	d, err := f.Dataset(pos[1])
+	if err != nil {
+		return err
+	}
+	a, err := d.Read(ctx, sel)
+	if err != nil {
+		return err
+	}
+	if *stats {
+		printStats(stderr, f)
+	}
+	return writeOutput(a, fmtName, *out, stdout)
+}
+
+// outputFormat picks the format from -f, else from -o's extension, else text.
+func outputFormat(format, out string) (string, error) {
+	switch format {
+	case "npy", "csv", "json", "text":
+		return format, nil
+	case "":
+	default:
+		return "", usagef("unknown format %q (want npy, csv, json or text)", format)
+	}
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".npy":
+		return "npy", nil
+	case ".csv":
+		return "csv", nil
+	case ".json":
+		return "json", nil
+	}
+	return "text", nil
+}
+
+func writeOutput(a *h5.Array, format, out string, stdout io.Writer) (err error) {
+	w := stdout
+	if out != "" {
+		fh, err := os.Create(out)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := fh.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		w = fh
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	switch format {
+	case "npy":
+		err = writeNPY(bw, a)
+	case "csv":
+		err = writeCSV(bw, a)
+	case "json":
+		err = writeJSON(bw, a)
+	default:
+		err = writeText(bw, a)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func printStats(w io.Writer, f *h5.File) {
+	for _, s := range f.Stats() {
+		fmt.Fprintf(w, "%s: %d requests, %d bytes, %d retries, %d cache hits, %v in requests\n",
+			s.Name, s.Requests, s.Bytes, s.Retries, s.CacheHits, s.Time)
+	}
+}
+
+// writeJSON writes the array as nested JSON lists (a bare value for a scalar).
+func writeJSON(w io.Writer, a *h5.Array) error {
+	els, err := elements(a)
+	if err != nil {
+		return err
+	}
+	nested, _ := nest(els, a.Shape)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(jsonValue(nested))
+}
+
+// nest folds C-order elements into nested lists of the given shape.
+func nest(els []any, shape []int) (any, []any) {
+	if len(shape) == 0 {
+		return els[0], els[1:]
+	}
+	out := make([]any, shape[0])
+	for i := range out {
+		out[i], els = nest(els, shape[1:])
+	}
+	return out, els
+}
+
+// writeCSV writes one row per index of the leading axes and one column per
+// index of the last axis (a 0-d or 1-d array is one column).
+func writeCSV(w io.Writer, a *h5.Array) error {
+	els, err := elements(a)
+	if err != nil {
+		return err
+	}
+	cols := 1
+	if len(a.Shape) >= 2 {
+		cols = a.Shape[len(a.Shape)-1]
+	}
+	for i, v := range els {
+		s := formatValue(v)
+		if str, ok := v.(string); ok {
+			s = csvQuote(str)
+		}
+		sep := ","
+		if (i+1)%cols == 0 {
+			sep = "\n"
+		}
+		if _, err := io.WriteString(w, s+sep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func csvQuote(s string) string {
+	if !strings.ContainsAny(s, ",\"\n\r") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// writeText renders the array for people: its shape and dtype, then one line
+// per row of the last axis, with blank lines between the blocks of higher axes.
+func writeText(w io.Writer, a *h5.Array) error {
+	els, err := elements(a)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "# shape %s, dtype %s\n", shapeString(a.Shape), a.DType)
+	cols, block := 1, 0
+	if len(a.Shape) >= 1 {
+		cols = max(a.Shape[len(a.Shape)-1], 1)
+	}
+	if len(a.Shape) >= 3 {
+		block = cols * a.Shape[len(a.Shape)-2]
+	}
+	if len(a.Shape) == 1 {
+		cols = 1 // a vector prints one element per line
+	}
+	for i, v := range els {
+		if block > 0 && i > 0 && i%block == 0 {
+			io.WriteString(w, "\n")
+		}
+		sep := " "
+		if (i+1)%cols == 0 {
+			sep = "\n"
+		}
+		if _, err := io.WriteString(w, formatValue(v)+sep); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+
+	"github.com/lindigo/lindi/h5"
+)
+
+func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("info", flag.ContinueOnError)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("info takes FILE PATH")
+	}
+	f, err := openFile(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	obj, err := f.Get(pos[1])
+	if err != nil {
+		return err
+	}
+	info, err := describe(obj)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(info)
+}
+
+// objectInfo is what lindi info prints.
+type objectInfo struct {
+	Path      string         `json:"path"`
+	Type      string         `json:"type"`
+	Members   []string       `json:"members,omitempty"`
+	Shape     any            `json:"shape,omitempty"`
+	DType     string         `json:"dtype,omitempty"`
+	Chunks    []int          `json:"chunks,omitempty"`
+	FillValue any            `json:"fill_value,omitempty"`
+	Codecs    []string       `json:"codecs,omitempty"`
+	Attrs     map[string]any `json:"attrs"`
+}
+
+func describe(obj h5.Object) (*objectInfo, error) {
+	info := &objectInfo{Path: obj.Path(), Attrs: map[string]any{}}
+	attrs := obj.Attrs()
+	for _, name := range attrs.Names() {
+		v, _ := attrs.Get(name)
+		info.Attrs[name] = jsonValue(v)
+	}
+	switch o := obj.(type) {
+	case *h5.Group:
+		info.Type = "group"
+		info.Members = o.Members()
+	case *h5.Dataset:
+		info.Type = "dataset"
+		// An empty shape (a scalar) is still printed: the interface is not nil.
+		info.Shape, info.DType, info.Chunks, info.Codecs = o.Shape(), o.DType().String(), o.Chunks(), o.Codecs()
+		fill, err := fillValue(o)
+		if err != nil {
+			return nil, err
+		}
+		info.FillValue = fill
+	}
+	return info, nil
+}
+
+// fillValue decodes a dataset's fill value for display; nil when it has none.
+func fillValue(d *h5.Dataset) (any, error) {
+	fv := d.Fill()
+	if fv.Null {
+		return nil, nil
+	}
+	if fv.Bytes == nil {
+		return jsonValue(fv.Object), nil
+	}
+	dt := d.DType()
+	b := append([]byte(nil), fv.Bytes...)
+	if err := dt.SwapToNative(b); err != nil {
+		return nil, err
+	}
+	els, err := elements(&h5.Array{DType: dt.Native(), Shape: []int{}, Data: b})
+	if err != nil || len(els) != 1 {
+		return nil, err
+	}
+	return jsonValue(els[0]), nil
+}

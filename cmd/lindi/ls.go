@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lindigo/lindi/h5"
+)
+
+func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
+	recursive := fs.Bool("r", false, "list the whole tree below PATH")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return usagef("ls takes FILE [PATH]")
+	}
+	path := "/"
+	if len(pos) == 2 {
+		path = pos[1]
+	}
+	f, err := openFile(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	obj, err := f.Get(path)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
+	fmt.Fprintln(tw, lsLine(obj.Path(), h5.Link{Kind: h5.HardLink}, obj))
+	lsAttrs(tw, obj)
+	g, ok := obj.(*h5.Group)
+	if !ok {
+		return nil
+	}
+	return g.Walk(func(p string, l h5.Link, o h5.Object, err error) error {
+		fmt.Fprintln(tw, lsLine(p, l, o))
+		if l.Kind == h5.HardLink {
+			lsAttrs(tw, o)
+		}
+		if !*recursive {
+			return h5.SkipGroup
+		}
+		return nil
+	})
+}
+
+// lsAttrs lists an object's attributes below it, one a line.
+func lsAttrs(w io.Writer, o h5.Object) {
+	attrs := o.Attrs()
+	for _, name := range attrs.Names() {
+		v, _ := attrs.Get(name)
+		fmt.Fprintf(w, "    @%s = %s\n", name, formatValue(v))
+	}
+}
+
+// lsLine describes one link: path, kind, and for datasets shape, dtype, chunks and codecs.
+func lsLine(path string, l h5.Link, o h5.Object) string {
+	switch l.Kind {
+	case h5.SoftLink:
+		return fmt.Sprintf("%s\tsoft link\t→ %s", path, l.Target)
+	case h5.ExternalLink:
+		return fmt.Sprintf("%s\texternal link\t→ %s:%s", path, l.File, l.Target)
+	}
+	d, ok := o.(*h5.Dataset)
+	if !ok {
+		return fmt.Sprintf("%s\tgroup", path)
+	}
+	codecs := strings.Join(d.Codecs(), ",")
+	if codecs == "" {
+		codecs = "raw"
+	}
+	return fmt.Sprintf("%s\tdataset\t%s\t%s\tchunks %s\t%s", path, shapeString(d.Shape()), d.DType(), shapeString(d.Chunks()), codecs)
+}
+
+// shapeString writes a shape as Python does: (), (5,), (5, 24).
+func shapeString(s []int) string {
+	parts := make([]string, len(s))
+	for i, n := range s {
+		parts[i] = fmt.Sprint(n)
+	}
+	if len(s) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,88 @@
+// Command lindi lists and reads datasets of LINDI JSON files, Zarr v2 stores
+// and HDF5 files, local or remote.
+//
+//	lindi ls [-r] FILE [PATH]
+//	lindi info FILE PATH
+//	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+//
+// FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
+// the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
+//
+// lindi exits 0 on success, 1 when something fails (with one line on stderr
+// naming what), and 2 on a usage error.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+const usage = `usage:
+  lindi ls [-r] FILE [PATH]        list a group's members (-r: the whole tree)
+  lindi info FILE PATH             metadata and attributes of an object, as JSON
+  lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+                                   read a selection of a dataset (default: all of it)
+  lindi bench [flags]              measure parallel remote reads against a simulated network
+`
+
+// run executes one command line and returns the exit status. It never lets a
+// panic escape: a bug is reported as one line, like any other failure.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "lindi: internal error: %v\n", r)
+			code = 1
+		}
+	}()
+	err := dispatch(ctx, args, stdout, stderr)
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "lindi: %v\n%s", err, usage)
+		return 2
+	}
+	fmt.Fprintf(stderr, "lindi: %v\n", err)
+	return 1
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("no command")
+	}
+	switch args[0] {
+	case "ls":
+		return cmdLs(ctx, args[1:], stdout)
+	case "info":
+		return cmdInfo(ctx, args[1:], stdout)
+	case "cat":
+		return cmdCat(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usagef("unknown command %q", args[0])
+}

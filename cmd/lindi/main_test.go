@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lindigo/lindi/internal/conformance"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const fixtures = "../../testdata/conformance"
+
+// lindi runs a command line in-process and returns its exit status and output.
+func lindi(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestCatConformance reads every conformance case through "lindi cat -o x.npy".
+func TestCatConformance(t *testing.T) {
+	cases, err := conformance.Load(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		want, err := c.Expected(fixtures)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range c.Files {
+			t.Run(name+"/"+c.ID, func(t *testing.T) {
+				out := filepath.Join(dir, c.ID+".npy")
+				code, _, stderr := lindi("cat", "-o", out, filepath.Join(fixtures, name), c.Dataset, c.Selection)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				got, err := conformance.ReadNPY(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := conformance.Compare(got, want); err != nil {
+					t.Fatalf("%s[%s]: %v", c.Dataset, c.Selection, err)
+				}
+			})
+		}
+	}
+}
+
+// TestGolden checks the output of ls, info and cat against testdata/*.golden.
+func TestGolden(t *testing.T) {
+	lindiJSON := filepath.Join(fixtures, "fixture.lindi.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"ls", []string{"ls", lindiJSON}},
+		{"ls-r", []string{"ls", "-r", lindiJSON}},
+		{"ls-r-hdf5", []string{"ls", "-r", filepath.Join(fixtures, "fixture.h5")}},
+		{"ls-zarr", []string{"ls", "-r", filepath.Join(fixtures, "fixture.zarr"), "nested"}},
+		{"info-dataset", []string{"info", lindiJSON, "acquisition/ElectricalSeries/data"}},
+		{"info-group", []string{"info", lindiJSON, "misc"}},
+		{"info-scalar", []string{"info", lindiJSON, "session_description"}},
+		{"cat-text", []string{"cat", lindiJSON, "acquisition/ElectricalSeries/data", "0:3, ::6"}},
+		{"cat-3d", []string{"cat", lindiJSON, "acquisition/TwoPhotonSeries/data", ":2, :2, :3"}},
+		{"cat-strings", []string{"cat", lindiJSON, "misc/vlen_strings"}},
+		{"cat-compound", []string{"cat", "-f", "json", lindiJSON, "misc/compound"}},
+		{"cat-csv", []string{"cat", "-f", "csv", lindiJSON, "misc/u1", "-3:, ::3"}},
+		{"cat-json-nan", []string{"cat", "-f", "json", filepath.Join(fixtures, "fixture.zarr"), "missing_chunks_nan", "8:12, 9:11"}},
+		{"cat-refs", []string{"cat", "-f", "json", lindiJSON, "general/extracellular_ephys/electrodes/group", ":2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			golden := filepath.Join("testdata", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if stdout != string(want) {
+				t.Errorf("output differs from %s:\n%s", golden, stdout)
+			}
+		})
+	}
+}
+
+// TestErrors checks exit statuses and that a failure is one line naming what failed.
+func TestErrors(t *testing.T) {
+	lindiJSON := filepath.Join(fixtures, "fixture.lindi.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string // a part of the first line of stderr
+	}{
+		{"no command", nil, 2, "no command"},
+		{"unknown command", []string{"frob"}, 2, `unknown command "frob"`},
+		{"cat without dataset", []string{"cat", lindiJSON}, 2, "cat takes FILE DATASET"},
+		{"bad selection", []string{"cat", lindiJSON, "misc/u4", "1:2:3:4"}, 2, "selection"},
+		{"bad flag", []string{"cat", "--nope", lindiJSON, "misc/u4"}, 2, "nope"},
+		{"bad format", []string{"cat", "-f", "xml", lindiJSON, "misc/u4"}, 2, "xml"},
+		{"missing file", []string{"ls", "does/not/exist.json"}, 1, "does/not/exist.json"},
+		{"missing dataset", []string{"cat", lindiJSON, "misc/nope"}, 1, "nope"},
+		{"group as dataset", []string{"cat", lindiJSON, "misc"}, 1, "not a dataset"},
+		{"out of range", []string{"cat", lindiJSON, "misc/u4", "90"}, 1, "out of bounds"},
+		{"not a lindi file", []string{"ls", filepath.Join(fixtures, "cases.json")}, 1, "refs"},
+		{"references to npy", []string{"cat", "-o", filepath.Join(t.TempDir(), "x.npy"), lindiJSON, "general/extracellular_ephys/electrodes/group"}, 1, "npy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := lindi(tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, stderr)
+			}
+			first, _, _ := strings.Cut(stderr, "\n")
+			if !strings.HasPrefix(first, "lindi: ") || !strings.Contains(first, tc.msg) {
+				t.Errorf("stderr %q: want one line starting with lindi: and naming %q", stderr, tc.msg)
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
+				t.Errorf("stderr holds a panic trace: %s", stderr)
+			}
+			if tc.code == 1 && strings.Count(stderr, "\n") != 1 {
+				t.Errorf("runtime errors are one line; got %q", stderr)
+			}
+		})
+	}
+}
+
+// TestSelectionLikeFlags checks that a selection starting with "-" is not taken for a flag.
+func TestSelectionLikeFlags(t *testing.T) {
+	code, stdout, stderr := lindi("cat", filepath.Join(fixtures, "fixture.lindi.json"), "misc/u4", "-2:", "-f", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Count(stdout, "\n") != 2 {
+		t.Errorf("got %q, want the last two elements", stdout)
+	}
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// formatValue renders an attribute value or an element for people.
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case h5.Reference:
+		return "<ref " + x.Path + ">"
+	case []byte:
+		return fmt.Sprintf("b%q", x)
+	case error:
+		return "<error: " + x.Error() + ">"
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice {
+		parts := make([]string, rv.Len())
+		for i := range parts {
+			parts[i] = formatValue(rv.Index(i).Interface())
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
+}
+
+// jsonValue makes a value encodable by encoding/json: non-finite floats become
+// the strings "NaN", "Infinity" and "-Infinity", references {"reference": path}.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return "NaN"
+		case math.IsInf(x, 1):
+			return "Infinity"
+		case math.IsInf(x, -1):
+			return "-Infinity"
+		}
+		return x
+	case float32:
+		return jsonValue(float64(x))
+	case h5.Reference:
+		return map[string]string{"reference": x.Path}
+	case []byte:
+		return string(x)
+	case error:
+		return map[string]string{"error": x.Error()}
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice {
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = jsonValue(rv.Index(i).Interface())
+		}
+		return out
+	}
+	return v
+}
+
+// elements returns the elements of an array as Go values: int64, uint64,
+// float64, bool, string, h5.Reference, or []any for compound elements.
+func elements(a *h5.Array) ([]any, error) {
+	if a.Objects != nil {
+		return a.Objects, nil
+	}
+	dt := a.DType
+	switch dt.Kind {
+	case zarrmeta.KindBytes, zarrmeta.KindUnicode:
+		s, err := a.Strings()
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(s.Data))
+		for i, x := range s.Data {
+			out[i] = x
+		}
+		return out, nil
+	}
+	n := a.Len()
+	out := make([]any, n)
+	for i := range n {
+		v, err := element(a.Data[i*dt.Size:(i+1)*dt.Size], dt)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// element decodes one native-order element of dt.
+func element(b []byte, dt zarrmeta.DType) (any, error) {
+	ne := binary.NativeEndian
+	switch {
+	case dt.Kind == zarrmeta.KindBool:
+		return b[0] != 0, nil
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 1:
+		return int64(int8(b[0])), nil
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 2:
+		return int64(int16(ne.Uint16(b))), nil
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 4:
+		return int64(int32(ne.Uint32(b))), nil
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 8:
+		return int64(ne.Uint64(b)), nil
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 1:
+		return uint64(b[0]), nil
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 2:
+		return uint64(ne.Uint16(b)), nil
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 4:
+		return uint64(ne.Uint32(b)), nil
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 8:
+		return ne.Uint64(b), nil
+	case dt.Kind == zarrmeta.KindFloat && dt.Size == 4:
+		return float64(math.Float32frombits(ne.Uint32(b))), nil
+	case dt.Kind == zarrmeta.KindFloat && dt.Size == 8:
+		return math.Float64frombits(ne.Uint64(b)), nil
+	case dt.Kind == zarrmeta.KindFloat && dt.Size == 2:
+		t, err := h5.AsFloat64(&h5.Array{DType: dt, Shape: []int{}, Data: b})
+		if err != nil {
+			return nil, err
+		}
+		return t.Data[0], nil
+	case dt.Kind == zarrmeta.KindStruct:
+		row := make([]any, len(dt.Fields))
+		for i, f := range dt.Fields {
+			if len(f.Shape) > 0 {
+				return nil, fmt.Errorf("field %q is a subarray, which cannot be shown as text", f.Name)
+			}
+			v, err := element(b[f.Offset:f.Offset+f.DType.Size], f.DType)
+			if err != nil {
+				return nil, err
+			}
+			row[i] = v
+		}
+		return row, nil
+	case dt.Kind == zarrmeta.KindBytes || dt.Kind == zarrmeta.KindVoid:
+		return append([]byte(nil), b...), nil
+	}
+	return nil, fmt.Errorf("cannot show elements of dtype %s", dt)
+}
