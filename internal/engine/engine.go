@@ -79,10 +79,13 @@ func (e *ChunkError) Error() string {
 func (e *ChunkError) Unwrap() error { return e.Err }
 
 // job is one chunk to decode: its plan and, unless missing, its stored bytes.
+// For a part of a raw chunk, raw holds the elements from offset lo on.
 type job struct {
 	plan  *selection.ChunkPlan
 	chunk Chunk
 	raw   []byte
+	part  bool
+	lo    int
 }
 
 // sink decodes chunks and scatters them into an output of some element type.
@@ -166,6 +169,13 @@ func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Optio
 		case c.Src == nil:
 			j.raw = c.Data
 			local = append(local, j)
+		case a.readsPart(c):
+			// A raw chunk: fetch only the elements the selection spans.
+			lo, hi := p.Span()
+			j.part, j.lo = true, lo
+			off, end := int64(lo*a.ItemSize), min(int64(hi*a.ItemSize), c.Len)
+			remote = append(remote, j)
+			ranges = append(ranges, fetch.Range{Src: c.Src, Off: c.Off + min(off, c.Len), Len: max(end-off, 0)})
 		default:
 			remote = append(remote, j)
 			ranges = append(ranges, fetch.Range{Src: c.Src, Off: c.Off, Len: c.Len})
@@ -223,6 +233,16 @@ func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Optio
 		return fmt.Errorf("%w (%v)", ctx.Err(), err)
 	}
 	return err
+}
+
+// readsPart reports whether the chunk is stored raw, so that the part the
+// selection spans can be fetched alone.
+func (a *Array) readsPart(c Chunk) bool {
+	pipe := a.Pipeline
+	if c.Pipeline != nil {
+		pipe = c.Pipeline
+	}
+	return (pipe == nil || pipe.Empty()) && !a.FOrder && !a.Objects && c.Src != nil
 }
 
 func where(c Chunk) string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -256,5 +257,62 @@ func TestFortranToC(t *testing.T) {
 	}
 	if !slices.Equal(dst, want) {
 		t.Errorf("got %v, want %v", dst, want)
+	}
+}
+
+// counting is a byte source that counts the bytes read from it.
+type counting struct {
+	*source.Bytes
+	n atomic.Int64
+}
+
+func (c *counting) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
+	c.n.Add(int64(len(p)))
+	return c.Bytes.ReadAt(ctx, p, off)
+}
+
+// TestReadPartOfRawChunk checks that a few rows of a large raw chunk cost
+// only their bytes, and that a short chunk pads with zeros.
+func TestReadPartOfRawChunk(t *testing.T) {
+	const rows, cols = 1000, 100
+	blob := make([]byte, rows*cols)
+	for i := range blob {
+		blob[i] = byte(i / cols)
+	}
+	src := &counting{Bytes: source.NewBytes("big", blob[:len(blob)-cols])} // the last row is not stored
+	a := &Array{Shape: []int{rows, cols}, Chunks: []int{rows, cols}, ItemSize: 1, PadShort: true, Name: "raw",
+		Locate: func(context.Context, []int) (Chunk, error) {
+			return Chunk{Src: src, Len: int64(len(blob) - cols)}, nil
+		}}
+	for _, tc := range []struct {
+		sel   string
+		first byte
+		bytes int64
+	}{
+		{"10:12, :", 10, 2 * cols},
+		{"500, 3:5", 244, 2}, // 500 % 256
+		{"998:, ::50", 230, cols + 1},
+	} {
+		t.Run(tc.sel, func(t *testing.T) {
+			src.n.Store(0)
+			sel, _ := selection.Parse(tc.sel)
+			r, err := sel.Resolve(a.Shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]byte, r.Len())
+			if err := Read(context.Background(), a, r, out, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if out[0] != tc.first {
+				t.Errorf("first element %d, want %d", out[0], tc.first)
+			}
+			if tc.sel == "998:, ::50" && (out[len(out)-1] != 0 || out[1] != 230) {
+				t.Errorf("short chunk: got %v", out)
+			}
+			if got := src.n.Load(); got > tc.bytes {
+				t.Errorf("read %d bytes, want at most %d", got, tc.bytes)
+			}
+		})
 	}
 }

@@ -37,6 +37,9 @@ func (s *byteSink) do(j job) error {
 		pipe = j.chunk.Pipeline
 	}
 	n := a.chunkLen() * is
+	if j.part {
+		return s.scatterPart(j)
+	}
 	if off, ok := j.plan.Contiguous(); ok && !a.FOrder {
 		// The chunk is exactly one run of the output: decode straight into it.
 		return s.decode(s.out[off*is:off*is+n], j.raw, pipe)
@@ -54,6 +57,28 @@ func (s *byteSink) do(j job) error {
 		chunk = c
 	}
 	scatter(j.plan, s.out, chunk, is)
+	return nil
+}
+
+// scatterPart copies the planned runs out of a fetched part of a raw chunk.
+// Elements past the stored bytes of a short chunk (PadShort) read as zeros.
+func (s *byteSink) scatterPart(j job) error {
+	is, full := s.a.ItemSize, int64(s.a.chunkLen()*s.a.ItemSize)
+	if j.chunk.Len > full || j.chunk.Len < full && !s.a.PadShort {
+		return fmt.Errorf("raw chunk has %d bytes, want %d", j.chunk.Len, full)
+	}
+	lo, hi := j.plan.Span()
+	raw := j.raw
+	if want := (hi - lo) * is; len(raw) < want {
+		buf := getScratch(want)
+		defer putScratch(buf)
+		clear(buf[copy(buf, raw):])
+		raw = buf
+	}
+	j.plan.Runs(func(src, dst, n int) bool {
+		copy(s.out[dst*is:(dst+n)*is], raw[(src-lo)*is:(src-lo+n)*is])
+		return true
+	})
 	return nil
 }
 
