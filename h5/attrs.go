@@ -190,8 +190,14 @@ func attrTypeError(name string, v any, want string) error {
 	return fmt.Errorf("h5: attribute %q is %T, not %s: %w", name, v, want, ErrType)
 }
 
+// nonFinite maps the strings LINDI writes for non-finite attribute values.
+var nonFinite = map[string]float64{"NaN": math.NaN(), "Infinity": math.Inf(1), "-Infinity": math.Inf(-1)}
+
 func toFloat(v any) (float64, bool) {
 	switch x := v.(type) {
+	case string:
+		f, ok := nonFinite[x]
+		return f, ok
 	case float64:
 		return x, true
 	case int64:
@@ -225,12 +231,16 @@ func normalize(v any) any {
 	switch list[0].(type) {
 	case bool:
 		return typedList[bool](list)
-	case string:
-		return typedList[string](list)
 	case Reference:
 		return typedList[Reference](list)
 	case int64, float64, uint64:
 		return numberList(list)
+	case string:
+		// A list of numbers that holds "NaN" or "Infinity" is a list of floats.
+		if l, ok := numberList(list).([]float64); ok {
+			return l
+		}
+		return typedList[string](list)
 	}
 	return list
 }
@@ -248,8 +258,18 @@ func typedList[T any](list []any) any {
 }
 
 // numberList gives []int64 when every item is an int64, []uint64 when every item
-// is a uint64, and []float64 when the items mix floats and integers.
+// is a uint64, and []float64 when the items mix floats, integers and the
+// strings LINDI writes for non-finite floats (with at least one number).
 func numberList(list []any) any {
+	numbers := 0
+	for _, x := range list {
+		if _, ok := x.(string); !ok {
+			numbers++
+		}
+	}
+	if numbers == 0 {
+		return list
+	}
 	if ints, ok := typedList[int64](list).([]int64); ok {
 		return ints
 	}
