@@ -47,8 +47,8 @@ type Array struct {
 	// PadShort allows a raw chunk shorter than the chunk size, zero-padded (LINDI
 	// splits contiguous HDF5 datasets into chunks whose last one is short).
 	PadShort bool
-	// Locate finds the chunk at the given grid coordinates. It is called from one
-	// goroutine at a time.
+	// Locate finds the chunk at the given grid coordinates. It is called from
+	// several goroutines at once.
 	Locate func(ctx context.Context, coords []int) (Chunk, error)
 	// Name identifies the array in errors.
 	Name string
@@ -152,17 +152,14 @@ func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Optio
 	if err != nil {
 		return fmt.Errorf("engine: %s: %w", a.Name, err)
 	}
+	located, err := locate(ctx, a, plan)
+	if err != nil {
+		return err
+	}
 	var local, remote []job
 	var ranges []fetch.Range
-	for p := range plan.Chunks() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		c, err := a.Locate(ctx, p.Coords)
-		if err != nil {
-			return &ChunkError{Array: a.Name, Coords: p.Coords, Where: "index", Err: err}
-		}
-		j := job{plan: p, chunk: c}
+	for _, j := range located {
+		c, p := j.chunk, j.plan
 		switch {
 		case c.Missing:
 			local = append(local, j)
@@ -243,6 +240,38 @@ func (a *Array) readsPart(c Chunk) bool {
 		pipe = c.Pipeline
 	}
 	return (pipe == nil || pipe.Empty()) && !a.FOrder && !a.Objects && c.Src != nil
+}
+
+// locators bounds the goroutines that locate chunks. Locating may be I/O (an
+// HDF5 chunk index, a remote store), so it runs concurrently too.
+const locators = 32
+
+// locate finds every touched chunk, in plan order, with up to locators
+// goroutines each taking a contiguous share of the chunks.
+func locate(ctx context.Context, a *Array, plan *selection.Plan) ([]job, error) {
+	jobs := make([]job, 0, plan.NumChunks())
+	for p := range plan.Chunks() {
+		jobs = append(jobs, job{plan: p})
+	}
+	n := min(locators, len(jobs))
+	g, gctx := errgroup.WithContext(ctx)
+	for w := range n {
+		share := jobs[w*len(jobs)/n : (w+1)*len(jobs)/n]
+		g.Go(func() error {
+			for i := range share {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				c, err := a.Locate(gctx, share[i].plan.Coords)
+				if err != nil {
+					return &ChunkError{Array: a.Name, Coords: share[i].plan.Coords, Where: "index", Err: err}
+				}
+				share[i].chunk = c
+			}
+			return nil
+		})
+	}
+	return jobs, g.Wait()
 }
 
 func where(c Chunk) string {
