@@ -146,7 +146,7 @@ func (f *File) zarrLocate(key string, meta *zarrmeta.Array) func(context.Context
 		if v.InMemory() {
 			return engine.Chunk{Data: v.Data}, nil
 		}
-		if f.kind == ZarrDir {
+		if f.kind == Zarr && !store.IsURL(v.URL) {
 			// One file per chunk: open it for the read alone, so that a store
 			// of many thousand chunks does not hold as many descriptors.
 			st, err := os.Stat(v.URL)
@@ -162,6 +162,9 @@ func (f *File) zarrLocate(key string, meta *zarrmeta.Array) func(context.Context
 		n := v.Len
 		if n < 0 {
 			size, err := src.Size(ctx)
+			if f.kind == Zarr && notFound(err) {
+				return engine.Chunk{Missing: true}, nil // a chunk never written
+			}
 			if err != nil {
 				return engine.Chunk{}, err
 			}

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +26,7 @@ type Kind int
 // The formats Open understands.
 const (
 	LINDIJSON Kind = iota + 1 // a LINDI JSON reference file
-	ZarrDir                   // a Zarr v2 directory store
+	Zarr                      // a Zarr v2 store: a directory, or a URL
 	HDF5                      // an HDF5 file
 )
 
@@ -32,7 +35,7 @@ func (k Kind) String() string {
 	switch k {
 	case LINDIJSON:
 		return "LINDI JSON"
-	case ZarrDir:
+	case Zarr:
 		return "Zarr v2"
 	case HDF5:
 		return "HDF5"
@@ -52,6 +55,10 @@ type File struct {
 
 	mu   sync.Mutex
 	hdf5 map[string]*hdf5.File // HDF5 files opened so far, by name
+
+	// lazy is set for a store that cannot be listed (a Zarr store over HTTP
+	// without .zmetadata): groups learn their members as paths are looked up.
+	lazy bool
 }
 
 // Option configures Open.
@@ -136,17 +143,58 @@ func (f *File) open(ctx context.Context) error {
 			return f.openZarrDir(ctx)
 		}
 	}
-	head, err := f.head(ctx)
-	if err != nil {
-		return err
+	if store.IsURL(f.name) && isJSONURL(f.name) {
+		return f.openLINDI(ctx) // saves the round trip that sniffing the format costs
 	}
+	head, err := f.head(ctx)
 	switch {
+	case err != nil && !(store.IsURL(f.name) && notFound(err)):
+		return err
 	case bytes.HasPrefix(head, hdf5Signature):
 		return f.openHDF5(ctx)
 	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")):
 		return f.openLINDI(ctx)
+	case store.IsURL(f.name):
+		// A URL that is no file may be the root of a Zarr store.
+		return f.openZarrURL(ctx)
 	}
 	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
+}
+
+// openZarrURL opens a Zarr v2 store served over HTTP, with its consolidated
+// metadata when it has .zmetadata.
+func (f *File) openZarrURL(ctx context.Context) error {
+	base := strings.TrimRight(f.name, "/")
+	consolidated, err := f.readAll(ctx, base+"/.zmetadata")
+	if err != nil && !notFound(err) {
+		return err
+	}
+	st, err := store.NewRemote(base, consolidated)
+	if err != nil {
+		return err
+	}
+	f.st = st
+	if _, err := f.meta(ctx, ".zgroup"); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("%w: not a LINDI JSON file, an HDF5 file or a Zarr group (no %s/.zgroup)", ErrFormat, base)
+		}
+		return err
+	}
+	f.kind = Zarr
+	f.lazy = !st.Listable()
+	return f.buildTree(ctx, st)
+}
+
+// isJSONURL reports whether a URL's path ends in ".json".
+func isJSONURL(name string) bool {
+	u, err := url.Parse(name)
+	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
+}
+
+// notFound reports whether err says that an object does not exist.
+func notFound(err error) bool {
+	var he *source.HTTPError
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotFound) || errors.As(err, &he) && he.Status == http.StatusNotFound
 }
 
 // head reads the first bytes of the file to tell its format.
@@ -168,7 +216,7 @@ func (f *File) openZarrDir(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	f.kind = ZarrDir
+	f.kind = Zarr
 	return f.buildTree(ctx, st)
 }
 

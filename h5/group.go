@@ -3,8 +3,10 @@ package h5
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Object is a group or a dataset.
@@ -58,6 +60,8 @@ type Group struct {
 	f     *File
 	path  string
 	attrs Attrs
+
+	mu    sync.RWMutex      // guards links and hard, which grow in a lazy file
 	links []Link            // sorted by name
 	hard  map[string]Object // targets of the hard links
 }
@@ -74,8 +78,12 @@ func (g *Group) Attrs() Attrs { return g.attrs }
 // File is the file the group belongs to.
 func (g *Group) File() *File { return g.f }
 
-// Members returns the names of the group's links, sorted.
+// Members returns the names of the group's links, sorted. For a Zarr store
+// served over HTTP without consolidated metadata (.zmetadata), which cannot be
+// listed, it holds only the members looked up so far.
 func (g *Group) Members() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	names := make([]string, len(g.links))
 	for i, l := range g.links {
 		names[i] = l.Name
@@ -84,10 +92,20 @@ func (g *Group) Members() []string {
 }
 
 // Links returns the group's links, sorted by name. The slice is a copy.
-func (g *Group) Links() []Link { return append([]Link(nil), g.links...) }
+func (g *Group) Links() []Link {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return append([]Link(nil), g.links...)
+}
 
 // Link returns the link called name.
 func (g *Group) Link(name string) (Link, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.link(name)
+}
+
+func (g *Group) link(name string) (Link, bool) {
 	i := sort.Search(len(g.links), func(i int) bool { return g.links[i].Name >= name })
 	if i < len(g.links) && g.links[i].Name == name {
 		return g.links[i], true
@@ -140,12 +158,12 @@ var SkipGroup = errors.New("h5: skip this group")
 // are reported with the object they lead to but not descended into, so every
 // object is visited once through its hard link.
 func (g *Group) Walk(fn WalkFunc) error {
-	for _, l := range g.links {
+	for _, l := range g.Links() {
 		p := joinPath(g.path, l.Name)
 		var obj Object
 		var err error
 		if l.Kind == HardLink {
-			obj = g.hard[l.Name]
+			obj = g.target(l.Name)
 		} else {
 			obj, err = g.f.lookup(g, l.Name)
 		}
@@ -187,12 +205,18 @@ func (f *File) lookupHops(start *Group, path string, hops int) (Object, error) {
 			return nil, fmt.Errorf("h5: %s in path %q: %w", cur.Path(), path, ErrNotGroup)
 		}
 		l, ok := g.Link(seg)
+		if !ok && f.lazy {
+			var err error
+			if l, ok, err = f.probe(g, seg); err != nil {
+				return nil, fmt.Errorf("h5: %q: %w", path, err)
+			}
+		}
 		if !ok {
 			return nil, fmt.Errorf("h5: %q: no member %q in %s: %w", path, seg, g.path, ErrNotFound)
 		}
 		switch l.Kind {
 		case HardLink:
-			cur = g.hard[seg]
+			cur = g.target(seg)
 		case SoftLink:
 			if hops >= maxHops {
 				return nil, fmt.Errorf("h5: %q: more than %d soft links: %w", path, maxHops, ErrLinkCycle)
@@ -207,6 +231,27 @@ func (f *File) lookupHops(start *Group, path string, hops int) (Object, error) {
 		}
 	}
 	return cur, nil
+}
+
+// target returns the object a hard link leads to.
+func (g *Group) target(name string) Object {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.hard[name]
+}
+
+// add inserts a link, keeping the links sorted; o is the target of a hard link.
+func (g *Group) add(l Link, o Object) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.link(l.Name); ok {
+		return // found by a concurrent lookup
+	}
+	i := sort.Search(len(g.links), func(i int) bool { return g.links[i].Name >= l.Name })
+	g.links = slices.Insert(g.links, i, l)
+	if l.Kind == HardLink {
+		g.hard[l.Name] = o
+	}
 }
 
 func joinPath(dir, name string) string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lindigo/lindi/store"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -44,40 +45,65 @@ func (f *File) zarrGroup(ctx context.Context, key, path string, za zarrmeta.Attr
 		return nil, err
 	}
 	for _, name := range names {
-		childKey := joinKey(key, name)
-		childPath := joinPath(path, name)
-		ca, err := f.zattrs(ctx, childKey)
+		l, o, err := f.zarrChild(ctx, key, path, name, depth)
 		if err != nil {
 			return nil, err
 		}
-		zarray, err := f.meta(ctx, childKey+"/.zarray")
-		switch {
-		case err == nil:
-			d, err := f.zarrDataset(ctx, childKey, childPath, zarray, ca)
-			if err != nil {
-				return nil, err
-			}
-			g.addHard(name, d)
-		case !errors.Is(err, store.ErrNotFound):
-			return nil, err
-		default:
-			if target, ok := ca.SoftLink(); ok {
-				g.links = append(g.links, Link{Name: name, Kind: SoftLink, Target: target})
-				continue
-			}
-			sub, err := f.zarrGroup(ctx, childKey, childPath, ca, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			g.addHard(name, sub)
-		}
+		g.add(l, o)
 	}
 	return g, nil
 }
 
 func (g *Group) addHard(name string, o Object) {
-	g.links = append(g.links, Link{Name: name, Kind: HardLink})
-	g.hard[name] = o
+	g.add(Link{Name: name, Kind: HardLink}, o)
+}
+
+// zarrChild reads the member name of the group at key: a dataset, a group or a
+// soft link. A member with no metadata at all is ErrNotFound.
+func (f *File) zarrChild(ctx context.Context, key, path, name string, depth int) (Link, Object, error) {
+	childKey, childPath := joinKey(key, name), joinPath(path, name)
+	ca, err := f.zattrs(ctx, childKey)
+	if err != nil {
+		return Link{}, nil, err
+	}
+	zarray, err := f.meta(ctx, childKey+"/.zarray")
+	switch {
+	case err == nil:
+		d, err := f.zarrDataset(ctx, childKey, childPath, zarray, ca)
+		return Link{Name: name, Kind: HardLink}, d, err
+	case !errors.Is(err, store.ErrNotFound):
+		return Link{}, nil, err
+	}
+	if target, ok := ca.SoftLink(); ok {
+		return Link{Name: name, Kind: SoftLink, Target: target}, nil, nil
+	}
+	if f.lazy {
+		if _, err := f.meta(ctx, childKey+"/.zgroup"); err != nil {
+			return Link{}, nil, err
+		}
+	}
+	sub, err := f.zarrGroup(ctx, childKey, childPath, ca, depth+1)
+	return Link{Name: name, Kind: HardLink}, sub, err
+}
+
+// probeTimeout bounds the requests that look up a member of a lazy group.
+const probeTimeout = 2 * time.Minute
+
+// probe looks up the member name of a group of a store that cannot be listed.
+// Lookups take no context, so this one is bounded by probeTimeout.
+func (f *File) probe(g *Group, name string) (Link, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	key := strings.TrimPrefix(g.path, "/")
+	l, o, err := f.zarrChild(ctx, key, g.path, name, strings.Count(g.path, "/"))
+	if errors.Is(err, store.ErrNotFound) {
+		return Link{}, false, nil
+	}
+	if err != nil {
+		return Link{}, false, err
+	}
+	g.add(l, o)
+	return l, true, nil
 }
 
 // zattrs reads the .zattrs of key; a node without one has no attributes.
@@ -96,8 +122,17 @@ func (f *File) zattrs(ctx context.Context, key string) (zarrmeta.Attrs, error) {
 	return a, nil
 }
 
-// meta reads the bytes of a metadata key.
+// meta reads the bytes of a metadata key; a key whose file or URL does not
+// exist gives an error wrapping store.ErrNotFound.
 func (f *File) meta(ctx context.Context, key string) ([]byte, error) {
+	b, err := f.metaBytes(ctx, key)
+	if err != nil && notFound(err) && !errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %w", store.ErrNotFound, err)
+	}
+	return b, err
+}
+
+func (f *File) metaBytes(ctx context.Context, key string) ([]byte, error) {
 	v, err := f.st.Get(ctx, key)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // Dir is a Zarr v2 directory store on local disk: key "a/b/.zarray" is the file
@@ -86,10 +85,8 @@ func (d *Dir) path(key string) (string, error) {
 	if key == "" {
 		return d.root, nil
 	}
-	for _, seg := range strings.Split(key, "/") {
-		if seg == "" || seg == "." || seg == ".." || strings.ContainsRune(seg, '\\') {
-			return "", fmt.Errorf("store: %s: invalid key %q", d.root, key)
-		}
+	if err := checkKey(key); err != nil {
+		return "", fmt.Errorf("store: %s: %w", d.root, err)
 	}
 	return filepath.Join(d.root, filepath.FromSlash(key)), nil
 }

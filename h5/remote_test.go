@@ -1,0 +1,156 @@
+package h5_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/internal/conformance"
+	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/selection"
+)
+
+// serve serves the conformance fixtures over HTTP through the network simulator.
+func serve(t *testing.T, cfg netsim.Config) *httptest.Server {
+	t.Helper()
+	h, err := netsim.New(http.FileServer(http.Dir(conformanceDir)), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// noWait retries at once: tests must not sleep through backoffs.
+var noWait = source.Retry{MaxAttempts: 20, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, MaxElapsed: time.Minute,
+	Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+
+// runCases reads every case on the named files, opened from base over HTTP.
+func runCases(t *testing.T, base string, names []string, opts ...h5.Option) {
+	cases, err := conformance.Load(conformanceDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		f, err := h5.Open(ctx, base+"/"+name, opts...)
+		if err != nil {
+			t.Fatalf("open %s: %v", name, err)
+		}
+		defer f.Close()
+		for _, c := range cases {
+			if !slicesContains(c.Files, name) {
+				continue
+			}
+			want, err := c.Expected(conformanceDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := f.Dataset(c.Dataset)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", name, c.ID, err)
+			}
+			sel, _ := selection.Parse(c.Selection)
+			got, err := d.Read(ctx, sel)
+			if err != nil {
+				t.Fatalf("%s: %s: %s[%s]: %v", name, c.ID, c.Dataset, c.Selection, err)
+			}
+			if err := conformance.Compare(got, want); err != nil {
+				t.Fatalf("%s: %s: %s[%s]: %v", name, c.ID, c.Dataset, c.Selection, err)
+			}
+		}
+	}
+}
+
+func slicesContains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+var allFixtures = []string{"fixture.lindi.json", "fixture.extlink.lindi.json", "fixture.zarr", "fixture.h5", "fixture-latest.h5"}
+
+// TestRemoteConformance runs the conformance cases with the fixtures served over HTTP.
+func TestRemoteConformance(t *testing.T) {
+	srv := serve(t, netsim.Config{})
+	runCases(t, srv.URL, allFixtures)
+}
+
+// TestRemoteFaults runs the cases while the server fails 10% of requests with
+// 503, cuts 5% of connections mid-body and answers some requests 429.
+func TestRemoteFaults(t *testing.T) {
+	srv := serve(t, netsim.Config{Error503: 0.10, Cut: 0.05, TooMany: 0.03, Seed: 7})
+	runCases(t, srv.URL, allFixtures, h5.WithSourceOptions(source.WithRetry(noWait)))
+}
+
+// TestRemote404 checks that a permanent 404 names the URL and the status.
+func TestRemote404(t *testing.T) {
+	srv := serve(t, netsim.Config{NotFound: []string{"/fixture.h5"}})
+	f, err := h5.Open(ctx, srv.URL+"/fixture.lindi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset("acquisition/ElectricalSeries/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Read(ctx, nil)
+	var he *source.HTTPError
+	if !errors.As(err, &he) || he.Status != 404 || !strings.Contains(err.Error(), srv.URL+"/fixture.h5") {
+		t.Fatalf("got %v, want an HTTP 404 error naming %s/fixture.h5", err, srv.URL)
+	}
+}
+
+// TestRemoteCancel cancels a slow remote read: it must return within 100 ms
+// and leave no goroutine behind.
+func TestRemoteCancel(t *testing.T) {
+	srv := serve(t, netsim.Config{Latency: time.Second})
+	f, err := h5.Open(ctx, srv.URL+"/fixture.lindi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset("acquisition/TwoPhotonSeries/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	c, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := d.Read(c, nil)
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want context.Canceled", err)
+		}
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Errorf("the cancelled read returned after %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled read did not return")
+	}
+	for range 200 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("goroutines: %d before the read, %d after", before, runtime.NumGoroutine())
+}
