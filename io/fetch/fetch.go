@@ -1,0 +1,368 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/lindigo/lindi/io/source"
+)
+
+// ErrTooLarge reports a range longer than the Fetcher's WithMaxRange limit.
+var ErrTooLarge = errors.New("fetch: range too large")
+
+// Range is a byte range [Off, Off+Len) of a source.
+type Range struct {
+	Src      source.Source
+	Off, Len int64
+}
+
+// Error reports the failure of one read or delivery, naming the source and
+// the byte range (a whole coalesced read for a read error).
+type Error struct {
+	Source   string
+	Off, Len int64
+	Err      error
+}
+
+// Error names the source and the range.
+func (e *Error) Error() string {
+	return fmt.Sprintf("fetch: %s bytes [%d, %d): %v", e.Source, e.Off, e.Off+e.Len, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Fetcher reads batches of ranges concurrently under shared limits.
+type Fetcher struct {
+	concurrency int
+	maxGap      int64
+	maxMerged   int64
+	partSize    int64
+	minPart     int64
+	budgetMax   int64
+	maxRange    int64
+
+	slots  chan struct{}
+	budget *semaphore.Weighted
+}
+
+// New returns a Fetcher with the defaults changed by opts.
+func New(opts ...Option) (*Fetcher, error) {
+	f := &Fetcher{
+		concurrency: DefaultConcurrency,
+		maxGap:      DefaultMaxGap,
+		maxMerged:   DefaultMaxMerged,
+		partSize:    DefaultPartSize,
+		minPart:     DefaultMinPartSize,
+		budgetMax:   DefaultBudget,
+		maxRange:    DefaultMaxRange,
+	}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(f); err != nil {
+			return nil, err
+		}
+	}
+	if f.minPart > f.partSize {
+		f.minPart = f.partSize
+	}
+	f.slots = make(chan struct{}, f.concurrency)
+	f.budget = semaphore.NewWeighted(f.budgetMax)
+	return f, nil
+}
+
+// Concurrency reports the number of reads the Fetcher keeps in flight.
+func (f *Fetcher) Concurrency() int { return f.concurrency }
+
+var (
+	defaultOnce sync.Once
+	defaultPtr  atomic.Pointer[Fetcher]
+)
+
+// Default returns the process-wide Fetcher, with the default options unless
+// SetDefault replaced it.
+func Default() *Fetcher {
+	defaultOnce.Do(func() {
+		if defaultPtr.Load() == nil {
+			f, _ := New()
+			defaultPtr.CompareAndSwap(nil, f)
+		}
+	})
+	return defaultPtr.Load()
+}
+
+// SetDefault makes f the process-wide Fetcher returned by Default (e.g. for a
+// --concurrency flag). It panics if f is nil.
+func SetDefault(f *Fetcher) {
+	if f == nil {
+		panic("fetch: SetDefault(nil)")
+	}
+	defaultPtr.Store(f)
+}
+
+// cached is implemented by source.Cache: a Fetcher serves ranges it holds
+// without I/O, reads the others from the source underneath and stores them.
+type cached interface {
+	Get(off, n int64) ([]byte, bool)
+	Put(off int64, data []byte)
+	Unwrap() source.Source
+}
+
+// Fetch reads every range and calls deliver(i, data) for range i as soon as
+// its bytes are in. deliver is called from many goroutines concurrently, once
+// per range; data then belongs to the callee and is never touched again by
+// the Fetcher (it may share a backing array with other ranges' data, but
+// never overlaps it, and its capacity ends with it). Overlapping and
+// duplicate ranges are allowed; zero-length ranges are delivered an empty
+// slice without I/O. Reading past the end of a source is an error.
+//
+// Ranges held by a cache (a source.Cache as Src) are delivered from it
+// without I/O, before any read starts; the others are read from the source
+// beneath the cache and stored in it.
+//
+// A read holds its share of the bytes-in-flight budget until deliver has
+// returned for each of its ranges, so deliver must not wait for another
+// Fetch on the same Fetcher; hand the data to other goroutines instead.
+//
+// The first error, from a read or from deliver, cancels the rest and is
+// returned as an *Error; Fetch returns after every goroutine it started has
+// ended.
+func (f *Fetcher) Fetch(ctx context.Context, ranges []Range, deliver func(i int, data []byte) error) error {
+	if deliver == nil {
+		return errors.New("fetch: nil deliver")
+	}
+	if err := f.validate(ranges); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run := &run{f: f, ranges: ranges, deliver: deliver, cancel: cancel}
+
+	var misses []Range
+	var missIdx []int
+	var total int64
+	for i, r := range ranges {
+		if r.Len == 0 {
+			if err := run.give(i, []byte{}); err != nil {
+				return err
+			}
+			continue
+		}
+		if c, ok := r.Src.(cached); ok {
+			if b, ok := c.Get(r.Off, r.Len); ok {
+				if err := run.give(i, b); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		misses = append(misses, r)
+		missIdx = append(missIdx, i)
+		total += r.Len
+	}
+	sz := f.sizeFor(total)
+	for _, b := range f.plan(misses, sz) {
+		for k := range b.members {
+			b.members[k].i = missIdx[b.members[k].i]
+		}
+		if !run.start(ctx, b, sz.part) {
+			break
+		}
+	}
+	run.wg.Wait()
+	return run.err()
+}
+
+func (f *Fetcher) validate(ranges []Range) error {
+	for i, r := range ranges {
+		switch {
+		case r.Src == nil:
+			return fmt.Errorf("fetch: range %d: nil source", i)
+		case r.Off < 0 || r.Len < 0:
+			return &Error{Source: r.Src.Name(), Off: r.Off, Len: r.Len, Err: fmt.Errorf("range %d: negative offset or length", i)}
+		case r.Len > math.MaxInt64-r.Off:
+			return &Error{Source: r.Src.Name(), Off: r.Off, Len: r.Len, Err: fmt.Errorf("range %d: end overflows", i)}
+		case r.Len > f.maxRange:
+			return &Error{Source: r.Src.Name(), Off: r.Off, Len: r.Len, Err: fmt.Errorf("range %d: %w: %d bytes, limit %d", i, ErrTooLarge, r.Len, f.maxRange)}
+		}
+	}
+	return nil
+}
+
+// run is the state of one Fetch call.
+type run struct {
+	f       *Fetcher
+	ranges  []Range
+	deliver func(int, []byte) error
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+
+	first atomic.Pointer[error]
+}
+
+func (r *run) fail(err error) {
+	r.first.CompareAndSwap(nil, &err)
+	r.cancel()
+}
+
+func (r *run) err() error {
+	if p := r.first.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// give delivers range i, wrapping a deliver error.
+func (r *run) give(i int, data []byte) error {
+	if err := r.deliver(i, data); err != nil {
+		rg := r.ranges[i]
+		err = &Error{Source: rg.Src.Name(), Off: rg.Off, Len: rg.Len, Err: err}
+		r.fail(err)
+		return err
+	}
+	return nil
+}
+
+// start acquires the budget for b and launches its parts; it reports false
+// once the batch is failing or cancelled.
+func (r *run) start(ctx context.Context, b *block, part int64) bool {
+	weight := min(b.len, r.f.budgetMax)
+	if err := r.f.budget.Acquire(ctx, weight); err != nil {
+		r.fail(err)
+		return false
+	}
+	buf := make([]byte, b.len)
+	st := &blockRun{b: b, buf: buf, weight: weight}
+	st.pending.Store(1) // the dispatcher's own token, dropped below
+	ok := true
+	span := partSpan(b.len, part)
+	for s := int64(0); s < b.len; s += span {
+		p := [2]int64{s, min(s+span, b.len)}
+		select {
+		case r.f.slots <- struct{}{}:
+		case <-ctx.Done():
+			r.fail(ctx.Err())
+			ok = false
+		}
+		if !ok {
+			break
+		}
+		st.pending.Add(1)
+		r.wg.Add(1)
+		go r.read(ctx, st, p)
+	}
+	if !ok {
+		st.failed.Store(true)
+	}
+	// When the parts are already in, deliver on another goroutine: the
+	// dispatcher goes on starting reads.
+	if st.pending.Add(-1) == 0 {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			r.complete(st)
+		}()
+	}
+	return ok
+}
+
+// blockRun tracks the parts of one block in flight.
+type blockRun struct {
+	b       *block
+	buf     []byte
+	weight  int64
+	pending atomic.Int32
+	failed  atomic.Bool
+}
+
+// read reads part p of a block, in its own goroutine holding one slot.
+func (r *run) read(ctx context.Context, st *blockRun, p [2]int64) {
+	defer r.wg.Done()
+	src := st.b.src
+	if c, ok := src.(cached); ok {
+		src = c.Unwrap()
+	}
+	off := st.b.off + p[0]
+	n, err := src.ReadAt(ctx, st.buf[p[0]:p[1]], off)
+	<-r.f.slots
+	if int64(n) == p[1]-p[0] && (err == nil || errors.Is(err, io.EOF)) {
+		err = nil
+	} else if err == nil || errors.Is(err, io.EOF) {
+		err = fmt.Errorf("source ends after %d bytes: %w", off+int64(n), io.ErrUnexpectedEOF)
+	}
+	if err != nil {
+		st.failed.Store(true)
+		r.fail(&Error{Source: st.b.src.Name(), Off: off, Len: p[1] - p[0], Err: err})
+	}
+	r.finish(st)
+}
+
+// finish drops one token of a block; the last one completes it.
+func (r *run) finish(st *blockRun) {
+	if st.pending.Add(-1) == 0 {
+		r.complete(st)
+	}
+}
+
+// complete delivers a block whose parts all succeeded, and returns its
+// budget.
+func (r *run) complete(st *blockRun) {
+	defer r.f.budget.Release(st.weight)
+	if st.failed.Load() {
+		return
+	}
+	r.deliverBlock(st)
+}
+
+// deliverBlock hands out the members of a block, on up to GOMAXPROCS
+// goroutines when it holds many, so that their decoding runs in parallel.
+func (r *run) deliverBlock(st *blockRun) {
+	ms := st.b.members
+	c, _ := st.b.src.(cached)
+	one := func(m member) bool {
+		data := st.buf[m.rel : m.rel+m.len : m.rel+m.len]
+		if c != nil {
+			c.Put(st.b.off+m.rel, data)
+		}
+		if m.shared {
+			data = bytes.Clone(data)[:len(data):len(data)]
+		}
+		return r.give(m.i, data) == nil
+	}
+	workers := min(len(ms), runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for _, m := range ms {
+			if !one(m) {
+				return
+			}
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				k := next.Add(1) - 1
+				if k >= int64(len(ms)) || r.err() != nil {
+					return
+				}
+				if !one(ms[k]) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

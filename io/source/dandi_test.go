@@ -1,0 +1,301 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lindigo/lindi/io/netsim"
+)
+
+// dandiWorld is an API server standing in for DANDI and an S3 server, both
+// recording the Authorization headers they receive.
+type dandiWorld struct {
+	api, s3, other *httptest.Server
+	mu             sync.Mutex
+	auth           map[string][]string // server name → Authorization headers seen
+	resolves       atomic.Int64
+	sig            atomic.Int64 // signature handed out by the API
+	validSig       atomic.Int64 // signature S3 accepts; 0 accepts any
+	expires        string       // X-Amz-Expires handed out
+	now            func() time.Time
+	data           []byte
+}
+
+func newDandiWorld(t *testing.T, data []byte) *dandiWorld {
+	w := &dandiWorld{auth: map[string][]string{}, data: data, expires: "3600", now: time.Now}
+	blobs := netsim.Blobs(map[string][]byte{"/bucket/blob": data})
+	w.s3 = serve(t, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w.saw("s3", r)
+		if v := w.validSig.Load(); v != 0 && r.URL.Query().Get("X-Amz-Signature") != fmt.Sprint(v) {
+			http.Error(rw, "expired", http.StatusForbidden)
+			return
+		}
+		blobs.ServeHTTP(rw, r)
+	}))
+	// other redirects to S3: a non-DANDI hop in the chain.
+	w.other = serve(t, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w.saw("other", r)
+		http.Redirect(rw, r, w.s3URL(), http.StatusFound)
+	}))
+	w.api = serve(t, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w.saw("api", r)
+		switch r.URL.Path {
+		case "/api/assets/abc/download/":
+			w.resolves.Add(1)
+			http.Redirect(rw, r, w.s3URL(), http.StatusFound)
+		case "/api/assets/hop/download/":
+			http.Redirect(rw, r, "/api/assets/abc/download/", http.StatusFound)
+		case "/api/assets/away/download/":
+			http.Redirect(rw, r, w.other.URL+"/x", http.StatusFound)
+		default:
+			http.NotFound(rw, r)
+		}
+	}))
+	return w
+}
+
+func (w *dandiWorld) s3URL() string {
+	sig := w.sig.Add(1)
+	return fmt.Sprintf("%s/bucket/blob?X-Amz-Date=%s&X-Amz-Expires=%s&X-Amz-Signature=%d",
+		w.s3.URL, w.now().UTC().Format("20060102T150405Z"), w.expires, sig)
+}
+
+func (w *dandiWorld) saw(server string, r *http.Request) {
+	w.mu.Lock()
+	w.auth[server] = append(w.auth[server], r.Header.Get("Authorization"))
+	w.mu.Unlock()
+}
+
+func (w *dandiWorld) seen(server string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.auth[server]...)
+}
+
+func (w *dandiWorld) resolver() *DANDI {
+	u, _ := url.Parse(w.api.URL)
+	return &DANDI{Keys: map[string]string{u.Host: "sekrit"}}
+}
+
+func TestDANDIKeyOnlyToDANDI(t *testing.T) {
+	data := readFixture(t)[:5000]
+	for _, path := range []string{"abc", "hop", "away"} {
+		t.Run(path, func(t *testing.T) {
+			w := newDandiWorld(t, data)
+			h, err := NewHTTP(w.api.URL+"/api/assets/"+path+"/download/", WithResolver(w.resolver().Resolve))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := make([]byte, 100)
+			if _, err := h.ReadAt(context.Background(), p, 10); err != nil || string(p) != string(data[10:110]) {
+				t.Fatalf("read: %v", err)
+			}
+			api := w.seen("api")
+			if len(api) == 0 {
+				t.Fatal("API never asked")
+			}
+			for _, a := range api {
+				if a != "token sekrit" {
+					t.Fatalf("API got Authorization %q", a)
+				}
+			}
+			for _, server := range []string{"s3", "other"} {
+				for _, a := range w.seen(server) {
+					if a != "" {
+						t.Fatalf("%s got Authorization %q", server, a)
+					}
+				}
+			}
+			if len(w.seen("s3")) == 0 {
+				t.Fatal("S3 never read")
+			}
+		})
+	}
+}
+
+func TestDANDICachesResolution(t *testing.T) {
+	data := readFixture(t)[:5000]
+	w := newDandiWorld(t, data)
+	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver().Resolve))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			p := make([]byte, 10)
+			if _, err := h.ReadAt(context.Background(), p, int64(i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := w.resolves.Load(); n != 1 {
+		t.Fatalf("%d resolutions for 20 concurrent reads, want 1", n)
+	}
+	if h.Stats().Resolves != 1 {
+		t.Fatalf("Stats().Resolves = %d", h.Stats().Resolves)
+	}
+}
+
+func TestDANDIRenewAfter403(t *testing.T) {
+	data := readFixture(t)[:5000]
+	w := newDandiWorld(t, data)
+	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver().Resolve))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p := make([]byte, 10)
+	if _, err := h.ReadAt(ctx, p, 0); err != nil {
+		t.Fatal(err)
+	}
+	w.validSig.Store(2) // the first presigned URL is revoked
+	if _, err := h.ReadAt(ctx, p, 100); err != nil || string(p) != string(data[100:110]) {
+		t.Fatalf("read after revocation: %v", err)
+	}
+	if n := w.resolves.Load(); n != 2 {
+		t.Fatalf("%d resolutions, want 2", n)
+	}
+	w.validSig.Store(1000) // nothing the API hands out works
+	_, err = h.ReadAt(ctx, p, 200)
+	var he *HTTPError
+	if !errors.As(err, &he) || he.Status != 403 || strings.Contains(err.Error(), "Signature") {
+		t.Fatalf("err = %v, want a 403 naming the API URL only", err)
+	}
+}
+
+func TestDANDIRenewOnExpiry(t *testing.T) {
+	data := readFixture(t)[:5000]
+	now := time.Now()
+	var clock atomic.Int64
+	clock.Store(now.UnixNano())
+	w := newDandiWorld(t, data)
+	w.expires = "600"
+	w.now = func() time.Time { return time.Unix(0, clock.Load()) }
+	fake := func(c *config) error {
+		c.now = w.now
+		return nil
+	}
+	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver().Resolve), fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p := make([]byte, 10)
+	steps := []struct {
+		advance  time.Duration
+		resolves int64
+	}{
+		{0, 1},
+		{5 * time.Minute, 1},
+		{4*time.Minute + 30*time.Second, 2}, // within a minute of expiry
+		{time.Minute, 2},
+	}
+	for _, s := range steps {
+		clock.Add(int64(s.advance))
+		if _, err := h.ReadAt(ctx, p, 0); err != nil {
+			t.Fatal(err)
+		}
+		if n := w.resolves.Load(); n != s.resolves {
+			t.Fatalf("after %v: %d resolutions, want %d", time.Duration(clock.Load()-now.UnixNano()), n, s.resolves)
+		}
+	}
+}
+
+func TestDANDIResolve(t *testing.T) {
+	w := newDandiWorld(t, []byte("x"))
+	d := w.resolver()
+	tests := []struct {
+		name   string
+		in     string
+		prefix string
+		status int
+	}{
+		{"not DANDI", "https://example.org/api/x", "https://example.org/api/x", 0},
+		{"not API path", w.api.URL + "/other", w.api.URL + "/other", 0},
+		{"redirect", w.api.URL + "/api/assets/abc/download/", w.s3.URL + "/bucket/blob?", 0},
+		{"two hops", w.api.URL + "/api/assets/hop/download/", w.s3.URL + "/bucket/blob?", 0},
+		{"missing", w.api.URL + "/api/assets/nope/download/", "", 404},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := d.Resolve(context.Background(), tt.in)
+			if tt.status != 0 {
+				var he *HTTPError
+				if !errors.As(err, &he) || he.Status != tt.status || he.URL != tt.in {
+					t.Fatalf("err = %v, want HTTP %d for %s", err, tt.status, tt.in)
+				}
+				return
+			}
+			if err != nil || !strings.HasPrefix(got, tt.prefix) {
+				t.Fatalf("Resolve = %q, %v; want prefix %q", got, err, tt.prefix)
+			}
+		})
+	}
+}
+
+func TestDANDIKeysFromEnv(t *testing.T) {
+	t.Setenv("DANDI_API_KEY", "main")
+	t.Setenv("DANDI_SANDBOX_API_KEY", "")
+	t.Setenv("DANDI_STAGING_API_KEY", "stage")
+	k := DANDIKeysFromEnv()
+	if k[DANDIHost] != "main" || k[DANDISandboxHost] != "stage" || k[DANDIStagingHost] != "stage" || len(k) != 3 {
+		t.Fatalf("keys = %v", k)
+	}
+}
+
+func TestExpiry(t *testing.T) {
+	tests := []struct {
+		url  string
+		want time.Time
+	}{
+		{"https://s3/x?X-Amz-Date=20240102T030405Z&X-Amz-Expires=3600", time.Date(2024, 1, 2, 4, 4, 5, 0, time.UTC)},
+		{"https://s3/x?Expires=1700000000", time.Unix(1700000000, 0)},
+		{"https://s3/x?X-Amz-Date=bad&X-Amz-Expires=3600", time.Time{}},
+		{"https://s3/x", time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			if got := expiry(tt.url); !got.Equal(tt.want) {
+				t.Fatalf("expiry = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDANDIRetriesAPIErrors(t *testing.T) {
+	data := readFixture(t)[:5000]
+	w := newDandiWorld(t, data)
+	var fails atomic.Int64
+	flakyAPI := serve(t, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if fails.Add(1) <= 2 {
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.api.Config.Handler.ServeHTTP(rw, r)
+	}))
+	u, _ := url.Parse(flakyAPI.URL)
+	d := &DANDI{Keys: map[string]string{u.Host: "k"}}
+	var s sleeps
+	h, err := NewHTTP(flakyAPI.URL+"/api/assets/abc/download/", WithResolver(d.Resolve), fastRetry(&s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]byte, 10)
+	if _, err := h.ReadAt(context.Background(), p, 20); err != nil || string(p) != string(data[20:30]) {
+		t.Fatalf("read: %v", err)
+	}
+	if n := len(s.all()); n != 2 {
+		t.Fatalf("%d retries, want 2", n)
+	}
+}

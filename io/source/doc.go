@@ -1,0 +1,24 @@
+// Package source reads byte ranges of objects: local files (File, through
+// pread), in-memory blobs (Bytes) and HTTP(S) URLs (HTTP, through range
+// requests with strict checks, retries, stall detection and URL resolution),
+// with a caching decorator (Cache over an LRU bounded by bytes) and a Pool
+// handing out one shared source per name.
+//
+// Open picks the source for a name: http:// and https:// URLs, file:// URLs,
+// anything else is a local path. DANDI Archive API URLs are resolved by
+// default to the presigned S3 URLs they redirect to, with the API key from
+// the environment sent to DANDI API hosts only (see DANDI).
+//
+// # Concurrency
+//
+// Every Source, the Pool, LRU and Cache are safe for concurrent use; ReadAt
+// calls run in parallel. Statistics (Stats, Reporter) are atomic counters that
+// may be read at any time.
+//
+// # Errors
+//
+// Errors name the source. A status that is not retried, or still failing
+// when retries ran out, is an *HTTPError with the URL and status; answers
+// that break the range protocol wrap ErrProtocol; reads past the end return
+// io.EOF as io.ReaderAt does; a cancelled context returns ctx.Err().
+package source

@@ -1,0 +1,33 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrRange reports a negative offset or length.
+	ErrRange = errors.New("source: invalid range")
+	// ErrIsDir reports a directory opened as a file.
+	ErrIsDir = errors.New("source: is a directory")
+	// ErrScheme reports a name whose URL scheme no source reads.
+	ErrScheme = errors.New("source: unsupported URL scheme")
+	// ErrClosed reports use of a closed Pool.
+	ErrClosed = errors.New("source: closed")
+	// ErrProtocol reports an HTTP response that breaks the range protocol:
+	// a wrong Content-Range, a body of the wrong length, a 200 to a range
+	// request for a file too large to take whole.
+	ErrProtocol = errors.New("source: bad range response")
+)
+
+// HTTPError reports a request answered with a status that is not retried or
+// that was still failing when retries ran out.
+type HTTPError struct {
+	URL    string // the URL as given to the source (not the resolved one)
+	Status int
+}
+
+// Error names the URL and the status.
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("source: GET %s: HTTP %d", e.URL, e.Status)
+}

@@ -1,0 +1,499 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// HTTP is a Source reading a URL with HTTP range requests. It checks every
+// answer strictly (206 with a Content-Range matching the request and a body
+// of exactly that length; a 200 only for a whole object no larger than the
+// WithMaxWhole limit), retries what is retryable (connection errors,
+// truncated bodies, stalls, timeouts, 408, 429, 5xx) under its Retry policy,
+// and resolves its URL through the configured resolver (DANDI by default).
+type HTTP struct {
+	url   string
+	cfg   *config
+	stats Counters
+
+	size  atomic.Int64 // -1 until known
+	whole atomic.Pointer[[]byte]
+	res   resolution
+}
+
+// NewHTTP returns a source for the http or https URL rawURL. It makes no
+// request.
+func NewHTTP(rawURL string, opts ...Option) (*HTTP, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newHTTP(rawURL, c)
+}
+
+func newHTTP(rawURL string, c *config) (*HTTP, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("source: %s: %w %q", rawURL, ErrScheme, u.Scheme)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("source: %s: URL has no host", rawURL)
+	}
+	h := &HTTP{url: rawURL, cfg: c}
+	h.size.Store(-1)
+	h.res.init(rawURL, c)
+	return h, nil
+}
+
+// Name reports the URL as given (never the resolved one, which may carry a
+// signature).
+func (h *HTTP) Name() string { return h.url }
+
+// Stats reports the requests made so far.
+func (h *HTTP) Stats() Stats {
+	s := h.stats.Snapshot()
+	s.Resolves = h.res.count.Load()
+	return s
+}
+
+// Close does nothing: connections belong to the shared transport. It lets
+// HTTP stand where an io.Closer is expected.
+func (h *HTTP) Close() error { return nil }
+
+// Size reports the length of the object, learnt from the first answer that
+// told it or from a one-byte range probe.
+func (h *HTTP) Size(ctx context.Context) (int64, error) {
+	if n := h.size.Load(); n >= 0 {
+		return n, nil
+	}
+	var b [1]byte
+	_, err := h.ReadAt(ctx, b[:], 0)
+	// The probe may fail and still have learnt the size, e.g. from a server
+	// answering 200 with a large object.
+	if n := h.size.Load(); n >= 0 {
+		return n, nil
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, err
+	}
+	return 0, fmt.Errorf("source: %s: %w: server does not report the size", h.url, ErrProtocol)
+}
+
+// ReadAt reads len(p) bytes at off with range requests, resuming after
+// truncated bodies. It returns io.EOF when the object ends before off+len(p).
+func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("source: %s: %w: offset %d", h.url, ErrRange, off)
+	}
+	if len(p) == 0 {
+		return 0, ctx.Err()
+	}
+	if w := h.whole.Load(); w != nil {
+		return readWhole(*w, p, off)
+	}
+	r := h.cfg.retry
+	start := time.Now()
+	var waited time.Duration // differs from the time spent when Sleep is faked
+	renewed := false
+	got := 0
+	for attempt := 0; ; attempt++ {
+		target, err := h.res.get(ctx)
+		var a answer
+		if err == nil {
+			a = h.attempt(ctx, target, p[got:], off+int64(got))
+			got += a.n
+			err = a.err
+		} else {
+			a = classify(err, ctx)
+		}
+		if err == nil || a.eof {
+			return got, err
+		}
+		if a.status == http.StatusForbidden && !renewed && target != "" && target != h.url {
+			// A presigned URL expired early or was revoked: resolve again, once.
+			renewed = true
+			h.res.invalidate(target)
+			continue
+		}
+		if !a.retry || ctx.Err() != nil {
+			return got, err
+		}
+		wait := r.backoff(attempt)
+		if a.after > 0 {
+			wait = a.after
+		}
+		if attempt+1 >= r.MaxAttempts || max(time.Since(start), waited)+wait > r.MaxElapsed {
+			return got, fmt.Errorf("source: %s: giving up after %d attempts: %w", h.url, attempt+1, err)
+		}
+		h.stats.retries.Add(1)
+		waited += wait
+		if err := r.sleep(ctx, wait); err != nil {
+			return got, err
+		}
+	}
+}
+
+// answer is the outcome of one attempt.
+type answer struct {
+	n      int
+	err    error
+	retry  bool
+	status int
+	after  time.Duration // Retry-After, when given
+	eof    bool          // err is io.EOF: the object ends before the range
+}
+
+func classify(err error, ctx context.Context) answer {
+	if ctx.Err() != nil {
+		return answer{err: ctx.Err()}
+	}
+	var he *HTTPError
+	if errors.As(err, &he) {
+		return answer{err: err, status: he.Status, retry: retryableStatus(he.Status)}
+	}
+	// Network failures (connection refused or reset, DNS, timeouts) are
+	// worth another try; any other error of a resolver is not.
+	var ue *url.Error
+	var ne net.Error
+	return answer{err: err, retry: errors.As(err, &ue) || errors.As(err, &ne)}
+}
+
+func retryableStatus(code int) bool {
+	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
+}
+
+// attempt makes one request for p at off against the resolved URL target.
+func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) answer {
+	// Large reads get one more second per MiB: a floor of 1 MiB/s.
+	actx, cancel := context.WithTimeout(ctx, h.cfg.timeout+time.Duration(len(p)>>20)*time.Second)
+	defer cancel()
+	var stalled atomic.Bool
+	watchdog := time.AfterFunc(h.cfg.stall, func() { stalled.Store(true); cancel() })
+	defer watchdog.Stop()
+
+	t0 := time.Now()
+	n, a := h.exchange(actx, target, p, off, func() { watchdog.Reset(h.cfg.stall) })
+	h.stats.add(1, int64(n), time.Since(t0))
+	a.n = n
+	if a.err != nil && ctx.Err() != nil {
+		return answer{n: n, err: ctx.Err()}
+	}
+	if a.err != nil && actx.Err() != nil {
+		why := "timed out"
+		if stalled.Load() {
+			why = fmt.Sprintf("stalled (no data for %v)", h.cfg.stall)
+		}
+		return answer{n: n, retry: true, err: fmt.Errorf("source: %s: request %s: %w", h.url, why, a.err)}
+	}
+	return a
+}
+
+// exchange sends the request and reads the answer into p.
+func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64, progress func()) (int, answer) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.url, err)}
+	}
+	end := off + int64(len(p)) - 1
+	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, end))
+	resp, err := h.cfg.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = h.url // the resolved URL may carry a signature: keep it out of errors
+		}
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.url, err), retry: true}
+	}
+	defer resp.Body.Close()
+	progress()
+	switch resp.StatusCode {
+	case http.StatusPartialContent:
+		return h.partial(resp, p, off, progress)
+	case http.StatusOK:
+		return h.full(resp, p, off, progress)
+	case http.StatusRequestedRangeNotSatisfiable:
+		if total, ok := unsatisfiedTotal(resp.Header.Get("Content-Range")); ok {
+			h.size.Store(total)
+			if off >= total {
+				return 0, answer{err: io.EOF, eof: true}
+			}
+		}
+		return 0, answer{err: fmt.Errorf("source: %s: %w: 416 for bytes %d-%d", h.url, ErrProtocol, off, end)}
+	}
+	a := answer{status: resp.StatusCode, retry: retryableStatus(resp.StatusCode)}
+	a.err = &HTTPError{URL: h.url, Status: resp.StatusCode}
+	if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		a.after = d
+	}
+	return 0, a
+}
+
+// partial reads a 206 answer.
+func (h *HTTP) partial(resp *http.Response, p []byte, off int64, progress func()) (int, answer) {
+	first, last, total, err := parseContentRange(resp.Header.Get("Content-Range"))
+	if err != nil {
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.url, err)}
+	}
+	if total >= 0 {
+		h.size.Store(total)
+	}
+	end := off + int64(len(p)) - 1
+	if first != off || last > end {
+		return 0, answer{err: fmt.Errorf("source: %s: %w: asked bytes %d-%d, got %d-%d", h.url, ErrProtocol, off, end, first, last)}
+	}
+	want := int(last - first + 1)
+	if resp.ContentLength >= 0 && resp.ContentLength != int64(want) {
+		return 0, answer{err: fmt.Errorf("source: %s: %w: Content-Length %d for range %d-%d", h.url, ErrProtocol, resp.ContentLength, first, last)}
+	}
+	n, err := readBody(resp.Body, p[:want], progress)
+	if err != nil {
+		return n, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.url, n, want, err), retry: true}
+	}
+	if last < end {
+		if total >= 0 && last == total-1 {
+			return n, answer{err: io.EOF, eof: true}
+		}
+		// A server may answer with less than asked; the caller asks for the rest.
+		return n, answer{err: fmt.Errorf("source: %s: short range %d-%d for %d-%d", h.url, first, last, off, end), retry: true}
+	}
+	return n, answer{}
+}
+
+// full reads a 200 answer to a range request: the server ignored Range.
+// It is taken when the request asked for the whole object anyway, or when
+// the object is small enough to keep (later reads are then served from it).
+func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (int, answer) {
+	size := resp.ContentLength
+	if size >= 0 {
+		h.size.Store(size)
+	}
+	if size >= 0 && off == 0 && int64(len(p)) >= size {
+		n, err := readBody(resp.Body, p[:size], progress)
+		if err != nil {
+			return n, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.url, n, size, err), retry: true}
+		}
+		if n < len(p) {
+			return n, answer{err: io.EOF, eof: true}
+		}
+		return n, answer{}
+	}
+	if size < 0 || size > h.cfg.maxWhole {
+		return 0, answer{err: fmt.Errorf("source: %s: %w: server ignored Range and sent the whole object (Content-Length %d, limit %d)", h.url, ErrProtocol, size, h.cfg.maxWhole)}
+	}
+	body := make([]byte, size)
+	n, err := readBody(resp.Body, body, progress)
+	if err != nil {
+		return 0, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.url, n, size, err), retry: true}
+	}
+	h.size.Store(size)
+	h.whole.Store(&body)
+	n, err = readWhole(body, p, off)
+	return n, answer{err: err, eof: err != nil}
+}
+
+// readBody fills p from r, calling progress after each read that made some,
+// and fails with io.ErrUnexpectedEOF if r ends early.
+func readBody(r io.Reader, p []byte, progress func()) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := r.Read(p[n:])
+		n += m
+		if m > 0 {
+			progress()
+		}
+		if err != nil {
+			if n == len(p) {
+				return n, nil
+			}
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func readWhole(b, p []byte, off int64) (int, error) {
+	if off >= int64(len(b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// parseContentRange parses "bytes first-last/total" (total -1 for "*").
+func parseContentRange(s string) (first, last, total int64, err error) {
+	bad := fmt.Errorf("%w: Content-Range %q", ErrProtocol, s)
+	rest, ok := strings.CutPrefix(s, "bytes ")
+	if !ok {
+		return 0, 0, 0, bad
+	}
+	span, size, ok := strings.Cut(rest, "/")
+	if !ok {
+		return 0, 0, 0, bad
+	}
+	a, b, ok := strings.Cut(span, "-")
+	if !ok {
+		return 0, 0, 0, bad
+	}
+	if first, ok = parseNonNeg(a); !ok {
+		return 0, 0, 0, bad
+	}
+	if last, ok = parseNonNeg(b); !ok || last < first {
+		return 0, 0, 0, bad
+	}
+	total = -1
+	if size != "*" {
+		if total, ok = parseNonNeg(size); !ok || last >= total {
+			return 0, 0, 0, bad
+		}
+	}
+	return first, last, total, nil
+}
+
+// unsatisfiedTotal parses the "bytes */total" of a 416 answer.
+func unsatisfiedTotal(s string) (int64, bool) {
+	rest, ok := strings.CutPrefix(s, "bytes */")
+	if !ok {
+		return 0, false
+	}
+	return parseNonNeg(rest)
+}
+
+func parseNonNeg(s string) (int64, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// resolution caches the resolved URL of one HTTP source.
+type resolution struct {
+	url     string
+	resolve ResolveFunc
+	now     func() time.Time
+	count   atomic.Int64
+
+	mu      sync.Mutex
+	target  string
+	expires time.Time // zero: no expiry known
+	pending chan struct{}
+	err     error
+}
+
+func (r *resolution) init(u string, c *config) {
+	r.url, r.resolve, r.now = u, c.resolve, c.now
+}
+
+func (r *resolution) active() bool { return r.resolve != nil }
+
+// renewMargin is how long before a presigned URL expires it is renewed.
+const renewMargin = time.Minute
+
+// get returns the URL to request, resolving it when none is cached or the
+// cached one is about to expire. Concurrent callers share one resolution.
+func (r *resolution) get(ctx context.Context) (string, error) {
+	if r.resolve == nil {
+		return r.url, nil
+	}
+	for {
+		r.mu.Lock()
+		if r.target != "" && (r.expires.IsZero() || r.now().Before(r.expires.Add(-renewMargin))) {
+			t := r.target
+			r.mu.Unlock()
+			return t, nil
+		}
+		if ch := r.pending; ch != nil {
+			r.mu.Unlock()
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+			if err := ctx.Err(); err != nil {
+				return "", err
+			}
+			r.mu.Lock()
+			err := r.err
+			r.mu.Unlock()
+			// A leader that gave up because its own context ended says
+			// nothing about the URL: resolve again.
+			if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				return "", err
+			}
+			continue
+		}
+		ch := make(chan struct{})
+		r.pending = ch
+		r.mu.Unlock()
+
+		r.count.Add(1)
+		t, err := r.resolve(ctx, r.url)
+		r.mu.Lock()
+		r.pending, r.err = nil, err
+		if err == nil {
+			r.target, r.expires = t, expiry(t)
+		}
+		r.mu.Unlock()
+		close(ch)
+		if err != nil {
+			return "", err
+		}
+		return t, nil
+	}
+}
+
+// invalidate drops the cached URL if it is still stale, so the next get
+// resolves again.
+func (r *resolution) invalidate(stale string) {
+	r.mu.Lock()
+	if r.target == stale {
+		r.target = ""
+	}
+	r.mu.Unlock()
+}
+
+// expiry reads when a presigned URL stops working: X-Amz-Date plus
+// X-Amz-Expires (AWS signature v4) or Expires (Unix seconds: v2 and
+// CloudFront). It returns the zero time when the URL tells nothing.
+func expiry(raw string) time.Time {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return time.Time{}
+	}
+	q := u.Query()
+	if d, s := q.Get("X-Amz-Date"), q.Get("X-Amz-Expires"); d != "" && s != "" {
+		t, err := time.Parse("20060102T150405Z", d)
+		secs, ok := parseNonNeg(s)
+		if err == nil && ok {
+			return t.Add(time.Duration(secs) * time.Second)
+		}
+	}
+	if s, ok := parseNonNeg(q.Get("Expires")); ok {
+		return time.Unix(s, 0)
+	}
+	return time.Time{}
+}

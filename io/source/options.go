@@ -1,0 +1,149 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Defaults for HTTP sources; see the With… options.
+const (
+	DefaultTimeout      = 2 * time.Minute  // whole request, headers and body
+	DefaultStallTimeout = 20 * time.Second // no byte received for this long
+	DefaultMaxWhole     = 1 << 20          // largest 200 answer to a range request taken whole
+)
+
+// ResolveFunc maps a URL to the URL to read, e.g. a DANDI API URL to its
+// presigned S3 URL. It returns the URL unchanged when it has nothing to do.
+// When the resolved URL carries an expiry (X-Amz-Date plus X-Amz-Expires, or
+// Expires) it is re-resolved shortly before; it is also re-resolved once when
+// a request to it returns 403.
+type ResolveFunc func(ctx context.Context, url string) (string, error)
+
+// Option configures Open, NewHTTP and NewPool. Options are validated when
+// applied: an invalid value makes the constructor fail.
+type Option func(*config) error
+
+type config struct {
+	client     *http.Client
+	retry      Retry
+	resolve    ResolveFunc
+	resolveSet bool
+	timeout    time.Duration
+	stall      time.Duration
+	maxWhole   int64
+	lru        *LRU
+	now        func() time.Time
+}
+
+func newConfig(opts []Option) (*config, error) {
+	c := &config{
+		retry:    DefaultRetry(),
+		timeout:  DefaultTimeout,
+		stall:    DefaultStallTimeout,
+		maxWhole: DefaultMaxWhole,
+		now:      time.Now,
+	}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	if c.client == nil {
+		c.client = &http.Client{Transport: sharedTransport}
+	}
+	if !c.resolveSet {
+		c.resolve = (&DANDI{Keys: DANDIKeysFromEnv(), Client: c.client}).Resolve
+	}
+	return c, nil
+}
+
+// WithClient makes HTTP sources send their requests through client instead of
+// the package's shared transport (keep-alive, HTTP/1.1, 256 idle connections
+// per host, no transparent compression). The client's own Timeout, if any,
+// applies on top of WithTimeout.
+func WithClient(client *http.Client) Option {
+	return func(c *config) error {
+		if client == nil {
+			return fmt.Errorf("source: WithClient: nil client")
+		}
+		c.client = client
+		return nil
+	}
+}
+
+// WithRetry sets the retry policy of HTTP sources (default DefaultRetry()).
+func WithRetry(r Retry) Option {
+	return func(c *config) error {
+		if err := r.validate(); err != nil {
+			return err
+		}
+		c.retry = r
+		return nil
+	}
+}
+
+// WithResolver sets the URL resolver of HTTP sources. The default resolves
+// DANDI API URLs with the keys from the environment (see DANDIKeysFromEnv);
+// nil turns resolution off.
+func WithResolver(f ResolveFunc) Option {
+	return func(c *config) error {
+		c.resolve, c.resolveSet = f, true
+		return nil
+	}
+}
+
+// WithTimeout bounds each HTTP request, headers and body (default
+// DefaultTimeout), plus one second per MiB asked so that large reads are not
+// cut at 1 MiB/s or more. A request that times out is retried.
+func WithTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("source: WithTimeout(%v): must be positive", d)
+		}
+		c.timeout = d
+		return nil
+	}
+}
+
+// WithStallTimeout abandons and retries a request that receives no byte for d
+// (default DefaultStallTimeout), waiting for headers included.
+func WithStallTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("source: WithStallTimeout(%v): must be positive", d)
+		}
+		c.stall = d
+		return nil
+	}
+}
+
+// WithMaxWhole sets the largest object an HTTP source accepts whole when the
+// server answers a range request with 200 and the full body (default
+// DefaultMaxWhole). Larger answers fail with ErrProtocol rather than
+// download an unbounded body.
+func WithMaxWhole(n int64) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("source: WithMaxWhole(%d): must not be negative", n)
+		}
+		c.maxWhole = n
+		return nil
+	}
+}
+
+// WithCache makes Open and Pool wrap every source in a Cache backed by lru
+// (shared by all sources given the same lru).
+func WithCache(lru *LRU) Option {
+	return func(c *config) error {
+		if lru == nil {
+			return fmt.Errorf("source: WithCache: nil LRU")
+		}
+		c.lru = lru
+		return nil
+	}
+}
