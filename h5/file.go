@@ -45,13 +45,14 @@ func (k Kind) String() string {
 
 // File is an open file: the root of a tree of groups and datasets.
 type File struct {
-	name    string
-	kind    Kind
-	root    *Group
-	st      store.Store
-	pool    *source.Pool
-	fetcher *fetch.Fetcher
-	workers int
+	name     string
+	kind     Kind
+	root     *Group
+	st       store.Store
+	pool     *source.Pool
+	fetcher  *fetch.Fetcher
+	workers  int
+	progress func(done, total int)
 
 	mu   sync.Mutex
 	hdf5 map[string]*hdf5.File // HDF5 files opened so far, by name
@@ -67,7 +68,18 @@ type Option func(*options) error
 type options struct {
 	workers     int
 	concurrency int
+	progress    func(done, total int)
 	sourceOpts  []source.Option
+}
+
+// WithProgress makes every read of the file call fn after each chunk it
+// decodes, with the chunks done so far and the chunks the read touches. fn is
+// called from several goroutines at once and must be quick.
+func WithProgress(fn func(done, total int)) Option {
+	return func(o *options) error {
+		o.progress = fn
+		return nil
+	}
 }
 
 // WithWorkers sets how many goroutines decode chunks during a read (default
@@ -119,7 +131,7 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("h5: open %s: %w", name, err)
 	}
-	f := &File{name: name, pool: pool, workers: o.workers}
+	f := &File{name: name, pool: pool, workers: o.workers, progress: o.progress}
 	if o.concurrency > 0 {
 		if f.fetcher, err = fetch.New(fetch.WithConcurrency(o.concurrency)); err != nil {
 			pool.Close()

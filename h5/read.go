@@ -56,7 +56,7 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 		return nil, err
 	}
 	arr := st.arr
-	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher}
+	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress}
 	out := &Array{DType: d.dtype.Native(), Shape: r.Shape()}
 	if arr.Objects {
 		out.Objects = make([]any, r.Len())

@@ -45,6 +45,10 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		opts = append(opts, h5.WithConcurrency(*concurrency))
 	}
+	bar := newProgress(stderr, pos[1])
+	if bar != nil {
+		opts = append(opts, h5.WithProgress(bar.update))
+	}
 	f, err := openFile(ctx, pos[0], opts...)
 	if err != nil {
 		return err
@@ -55,6 +59,9 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	a, err := d.Read(ctx, sel)
+	if bar != nil {
+		bar.finish()
+	}
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lindigo/lindi/internal/conformance"
 )
@@ -147,5 +148,29 @@ func TestSelectionLikeFlags(t *testing.T) {
 	}
 	if strings.Count(stdout, "\n") != 2 {
 		t.Errorf("got %q, want the last two elements", stdout)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	if newProgress(&bytes.Buffer{}, "x") != nil {
+		t.Error("a progress line on something that is not a terminal")
+	}
+	var buf bytes.Buffer
+	p := &progress{w: &buf, label: "data", start: time.Now().Add(-2 * time.Second)}
+	p.update(5, 10)
+	p.update(6, 10) // too soon after the last: not drawn
+	p.update(10, 10)
+	p.finish()
+	out := buf.String()
+	if !strings.Contains(out, "data [###############               ]  50% 5/10 chunks") || strings.Contains(out, "6/10") ||
+		!strings.Contains(out, "100% 10/10") || !strings.HasSuffix(out, "\r\033[K") {
+		t.Errorf("progress output %q", out)
+	}
+	quiet := &bytes.Buffer{}
+	q := &progress{w: quiet, start: time.Now()}
+	q.update(1, 2)
+	q.finish()
+	if quiet.Len() != 0 {
+		t.Errorf("a read under a second drew %q", quiet.String())
 	}
 }

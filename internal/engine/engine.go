@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -60,6 +61,10 @@ type Options struct {
 	Workers int
 	// Fetcher fetches the chunks' bytes; nil means fetch.Default().
 	Fetcher *fetch.Fetcher
+	// Progress, when set, is called after each chunk is decoded with the
+	// number of chunks done and the number the read touches. It is called
+	// from several goroutines at once and must be quick.
+	Progress func(done, total int)
 }
 
 // ChunkError reports a failure to read one chunk.
@@ -185,6 +190,8 @@ func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Optio
 		workers = len(local) + len(remote)
 	}
 
+	var done atomic.Int64
+	total := len(located)
 	g, gctx := errgroup.WithContext(ctx)
 	jobs := make(chan job, workers)
 	for range workers {
@@ -195,6 +202,9 @@ func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Optio
 				}
 				if err := s.do(j); err != nil {
 					return &ChunkError{Array: a.Name, Coords: j.plan.Coords, Where: where(j.chunk), Err: err}
+				}
+				if opt.Progress != nil {
+					opt.Progress(int(done.Add(1)), total)
 				}
 			}
 			return nil

@@ -316,3 +316,24 @@ func TestReadPartOfRawChunk(t *testing.T) {
 		})
 	}
 }
+
+func TestProgress(t *testing.T) {
+	a := testArray{rows: 10, cols: 7, chunks: []int{3, 4}}.build()
+	r, _ := selection.Selection{}.Resolve(a.Shape)
+	var calls, last atomic.Int64
+	opt := Options{Progress: func(done, total int) {
+		calls.Add(1)
+		if total != 8 {
+			t.Errorf("total %d, want 8 chunks", total)
+		}
+		if int64(done) > last.Load() {
+			last.Store(int64(done))
+		}
+	}}
+	if err := Read(context.Background(), a, r, make([]byte, 2*70), opt); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 8 || last.Load() != 8 {
+		t.Errorf("%d calls reaching %d, want 8 and 8", calls.Load(), last.Load())
+	}
+}
