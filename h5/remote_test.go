@@ -20,13 +20,23 @@ import (
 // serve serves the conformance fixtures over HTTP through the network simulator.
 func serve(t *testing.T, cfg netsim.Config) *httptest.Server {
 	t.Helper()
-	h, err := netsim.New(http.FileServer(http.Dir(conformanceDir)), cfg)
+	h, err := netsim.New(httpFixtures(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// httpFixtures serves the conformance directory.
+func httpFixtures() http.Handler { return http.FileServer(http.Dir(conformanceDir)) }
+
+// startServer runs an HTTP server on loopback for the test and returns its URL.
+func startServer(tb testing.TB, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // noWait retries at once: tests must not sleep through backoffs.
