@@ -2,10 +2,10 @@ package h5
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -247,60 +247,28 @@ func hdf5DType(t *hdf5.Datatype) (zarrmeta.DType, error) {
 	return zarrmeta.ParseDType(raw)
 }
 
-// itemDecoder returns how to turn stored vlen or reference elements into items, or nil.
+// itemDecoder returns how to turn stored variable-length or reference
+// elements into items, or nil for fixed-size elements.
 func (s *hdf5Storage) itemDecoder() func(context.Context, []byte) ([]any, error) {
 	t := s.hd.Datatype()
-	switch t.Class {
-	case hdf5.ClassVlen:
-		return func(ctx context.Context, raw []byte) ([]any, error) {
-			vals, err := s.hf.ReadVlen(ctx, raw)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]any, len(vals))
-			for i, v := range vals {
-				if t.VlenString {
-					out[i] = string(v)
-				} else {
-					out[i] = slices.Clone(v)
-				}
-			}
-			return out, nil
-		}
-	case hdf5.ClassReference:
-		return func(ctx context.Context, raw []byte) ([]any, error) {
-			return s.objectRefs(ctx, raw)
-		}
+	if t.Class != hdf5.ClassVlen && t.Class != hdf5.ClassReference {
+		return nil
 	}
-	return nil
-}
-
-// objectRefs resolves stored object references (addresses of object headers) to paths.
-func (s *hdf5Storage) objectRefs(ctx context.Context, raw []byte) ([]any, error) {
-	t := s.hd.Datatype()
-	w := int(t.Size)
-	if t.Ref != hdf5.RefObject || (w != 8 && w != 4) {
-		return nil, fmt.Errorf("%w: %d-byte references of kind %v", hdf5.ErrUnsupported, w, t.Ref)
-	}
-	out := make([]any, len(raw)/w)
-	for i := range out {
-		var addr uint64
-		if w == 8 {
-			addr = binary.LittleEndian.Uint64(raw[i*8:])
-		} else {
-			addr = uint64(binary.LittleEndian.Uint32(raw[i*4:]))
-		}
-		if addr == 0 {
-			out[i] = Reference{}
-			continue
-		}
-		p, err := s.hf.PathOf(ctx, addr)
+	return func(ctx context.Context, raw []byte) ([]any, error) {
+		vals, err := s.hf.Decode(ctx, t, raw, len(raw)/int(t.Size))
 		if err != nil {
-			return nil, fmt.Errorf("element %d: %w", i, err)
+			return nil, err
 		}
-		out[i] = Reference{Path: p}
+		rv := reflect.ValueOf(vals)
+		if rv.Kind() != reflect.Slice {
+			return nil, fmt.Errorf("%w: %s elements decode to %T", ErrFormat, t.Class, vals)
+		}
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = fromHDF5(rv.Index(i).Interface())
+		}
+		return out, nil
 	}
-	return out, nil
 }
 
 func codecID(cfg []byte) (string, error) {

@@ -1,0 +1,87 @@
+package hdf5
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lindigo/lindi/hdf5/internal/fileio"
+)
+
+// FuzzOpen feeds mutated file images to Open and walks whatever opens:
+// superblock, object headers, groups, attributes and small raw data must
+// fail with errors, never panic or allocate without bound. Seeds are the
+// first KiB of the conformance fixtures and of the embedded test images,
+// their end-of-file address patched so they open.
+func FuzzOpen(f *testing.F) {
+	for _, name := range []string{"fixture.h5", "fixture-latest.h5"} {
+		b := readFixture(f, name)
+		for _, n := range []int{2048, 8192} {
+			f.Add(truncate(b, n, true))
+		}
+	}
+	for _, name := range extraNames {
+		f.Add(truncate(extraImage(f, name), 4096, true))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := context.Background()
+		file, err := Open(ctx, &memSource{name: "fuzz", data: data})
+		if err != nil {
+			return
+		}
+		_ = walkAll(ctx, file, 200)
+	})
+}
+
+// FuzzMessages feeds mutated message bodies to the message parsers; the
+// first byte picks the parser. Seeds are the messages of the fixtures'
+// root groups and a few datasets.
+func FuzzMessages(f *testing.F) {
+	ctx := context.Background()
+	for _, name := range []string{"fixture.h5", "fixture-latest.h5"} {
+		file := openBytes(f, name, readFixture(f, name))
+		for _, p := range []string{"/", "/misc", "/misc/compound", "/misc/bool", "/acquisition/ElectricalSeries/data", "/misc/vlen_strings"} {
+			obj, err := file.Lookup(ctx, p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			h, err := file.header(ctx, obj.Addr())
+			if err != nil {
+				f.Fatal(err)
+			}
+			for _, m := range h.msgs {
+				f.Add(append([]byte{byte(m.typ)}, m.body...))
+			}
+		}
+	}
+	sizes := fileio.Sizes{OffsetSize: 8, LengthSize: 8}
+	file := openBytes(f, "fixture.h5", readFixture(f, "fixture.h5"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		body := data[1:]
+		switch data[0] {
+		case msgDataspace:
+			_, _ = parseDataspace(body, sizes)
+		case msgDatatype:
+			if dt, err := parseDatatype(fileio.NewDecoder(body, sizes), 0); err == nil {
+				_, _ = dt.NumpyDescr()
+				_ = dt.IsBool()
+			}
+		case msgFill:
+			_, _ = parseFill(body)
+		case msgFillOld:
+			_, _ = parseFillOld(body)
+		case msgLink:
+			_, _ = parseLink(body, sizes)
+		case msgLinkInfo:
+			_, _ = parseLinkInfo(body, sizes)
+		case msgAttribute:
+			if a, err := file.parseAttribute(ctx, body); err == nil {
+				_, _ = file.decodeValue(ctx, a.Type, a.Space, a.Raw)
+			}
+		case msgAttrInfo:
+			_, _ = parseAttrInfo(body, sizes)
+		}
+	})
+}
