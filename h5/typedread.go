@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -98,7 +97,7 @@ func AsFloat64(a *Array) (*Typed[float64], error) {
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 2:
 		out := make([]float64, len(a.Data)/2)
 		for i := range out {
-			out[i] = halfToFloat(binary.NativeEndian.Uint16(a.Data[2*i:]))
+			out[i] = zarrmeta.Float16(binary.NativeEndian.Uint16(a.Data[2*i:]))
 		}
 		return &Typed[float64]{Shape: a.Shape, Data: out}, nil
 	case (dt.Kind == zarrmeta.KindUint || dt.Kind == zarrmeta.KindBool) && dt.Size == 1:
@@ -119,25 +118,6 @@ func AsFloat64(a *Array) (*Typed[float64], error) {
 		return convert[float64](view[int64](a.Data), a.Shape), nil
 	}
 	return nil, fmt.Errorf("dtype %s does not convert to float64: %w", dt, ErrType)
-}
-
-// halfToFloat converts an IEEE 754 half-precision value.
-func halfToFloat(h uint16) float64 {
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
-	switch exp {
-	case 0:
-		return sign * math.Ldexp(frac, -24)
-	case 0x1f:
-		if frac != 0 {
-			return math.NaN()
-		}
-		return math.Inf(int(sign))
-	}
-	return sign * math.Ldexp(1+frac/1024, exp-15)
 }
 
 // ReadStrings reads the selection sel of a string dataset: fixed-size bytes

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/lindigo/lindi/zarrmeta"
 	"io"
 	"math"
 	"reflect"
@@ -264,12 +265,12 @@ func TestHalfToFloat(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%#04x", tc.bits), func(t *testing.T) {
-			if got := halfToFloat(tc.bits); got != tc.want {
-				t.Errorf("halfToFloat(%#04x) = %v, want %v", tc.bits, got, tc.want)
+			if got := zarrmeta.Float16(tc.bits); got != tc.want {
+				t.Errorf("zarrmeta.Float16(%#04x) = %v, want %v", tc.bits, got, tc.want)
 			}
 		})
 	}
-	if !math.IsNaN(halfToFloat(0x7e00)) {
+	if !math.IsNaN(zarrmeta.Float16(0x7e00)) {
 		t.Error("0x7e00 is not NaN")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/lindigo/lindi/zarrmeta"
 	"math"
 	"reflect"
 	"strings"
@@ -164,32 +165,13 @@ func decodeFloat(t *Datatype, b []byte) (float64, error) {
 	}
 	switch t.Size {
 	case 2:
-		return halfToFloat(order.Uint16(b)), nil
+		return zarrmeta.Float16(order.Uint16(b)), nil
 	case 4:
 		return float64(math.Float32frombits(order.Uint32(b))), nil
 	case 8:
 		return math.Float64frombits(order.Uint64(b)), nil
 	}
 	return 0, fmt.Errorf("%w: %d-byte floats", ErrUnsupported, t.Size)
-}
-
-// halfToFloat converts an IEEE 754 binary16 value.
-func halfToFloat(h uint16) float64 {
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
-	switch exp {
-	case 0:
-		return sign * math.Ldexp(frac, -24)
-	case 0x1f:
-		if frac != 0 {
-			return math.NaN()
-		}
-		return math.Inf(int(sign))
-	}
-	return sign * math.Ldexp(1+frac/1024, exp-15)
 }
 
 // trimString removes a fixed-length string's padding.

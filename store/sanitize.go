@@ -1,5 +1,7 @@
 package store
 
+import "github.com/lindigo/lindi/zarrmeta"
+
 // sanitizeJSON returns data with the bare NaN, Infinity and -Infinity tokens
 // that Python's json module writes replaced by numbers of the same length, so
 // that encoding/json can find where every value starts and ends. Offsets into
@@ -8,32 +10,11 @@ package store
 // unchanged when it holds no such token.
 func sanitizeJSON(data []byte) []byte {
 	var out []byte
-	inString := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
+	for i, tok := range zarrmeta.NonFinite(data) {
+		if out == nil {
+			out = append([]byte(nil), data...)
 		}
-		if c == '"' {
-			inString = true
-			continue
-		}
-		for _, tok := range nonFinite {
-			if hasTokenAt(data, i, tok.name) {
-				if out == nil {
-					out = append([]byte(nil), data...)
-				}
-				copy(out[i:], tok.same)
-				i += len(tok.name) - 1
-				break
-			}
-		}
+		copy(out[i:], sameLength[tok])
 	}
 	if out == nil {
 		return data
@@ -41,24 +22,5 @@ func sanitizeJSON(data []byte) []byte {
 	return out
 }
 
-var nonFinite = []struct{ name, same string }{
-	{"NaN", "0e0"},
-	{"Infinity", "0.000000"},
-	{"-Infinity", "-0.000000"},
-}
-
-// hasTokenAt reports whether data holds the bare token tok at i.
-func hasTokenAt(data []byte, i int, tok string) bool {
-	if len(data)-i < len(tok) || string(data[i:i+len(tok)]) != tok {
-		return false
-	}
-	if i > 0 && isIdent(data[i-1]) {
-		return false
-	}
-	end := i + len(tok)
-	return end == len(data) || !isIdent(data[end])
-}
-
-func isIdent(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.'
-}
+// sameLength spells a number as long as each non-finite token.
+var sameLength = map[string]string{"NaN": "0e0", "Infinity": "0.000000", "-Infinity": "-0.000000"}

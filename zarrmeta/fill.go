@@ -270,38 +270,6 @@ func fillBase64(b []byte, v any, exact bool) error {
 	return nil
 }
 
-// float16Bits converts f to IEEE 754 half precision with round-half-to-even,
-// reporting false when a finite f is too large for float16.
-func float16Bits(f float64) (uint16, bool) {
-	bits := math.Float64bits(f)
-	sign := uint16(bits>>48) & 0x8000
-	exp := int(bits>>52) & 0x7ff
-	mant := bits & (1<<52 - 1)
-	switch {
-	case exp == 0x7ff && mant != 0:
-		return 0x7e00, true
-	case exp == 0x7ff:
-		return sign | 0x7c00, true
-	}
-	e := exp - 1023 + 15
-	if e <= 0 {
-		// Subnormal (or zero) in half precision: shift in the implicit bit.
-		if e < -10 {
-			return sign, true
-		}
-		m := roundShift(mant|1<<52, uint(42+1-e))
-		return sign | uint16(m), true // m == 0x400 correctly yields the smallest normal
-	}
-	m := roundShift(mant, 42)
-	if m == 1<<10 {
-		m, e = 0, e+1
-	}
-	if e >= 31 {
-		return 0, false
-	}
-	return sign | uint16(e)<<10 | uint16(m), true
-}
-
 // roundShift returns x >> s rounded half to even.
 func roundShift(x uint64, s uint) uint64 {
 	q := x >> s

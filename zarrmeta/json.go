@@ -3,6 +3,7 @@ package zarrmeta
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -283,6 +284,43 @@ func (d *jsonDecoder) object(depth int) (map[string]any, error) {
 	}
 }
 
+// NonFinite yields the offset and spelling of each bare NaN, Infinity and
+// -Infinity token outside strings in the JSON text b: the tokens Python's
+// json module writes and encoding/json refuses.
+func NonFinite(b []byte) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		inString := false
+		for i := 0; i < len(b); i++ {
+			c := b[i]
+			if inString {
+				switch c {
+				case '\\':
+					i++
+				case '"':
+					inString = false
+				}
+				continue
+			}
+			if c == '"' {
+				inString = true
+				continue
+			}
+			if i > 0 && isWordByte(b[i-1]) {
+				continue
+			}
+			for _, w := range []string{"NaN", "Infinity", "-Infinity"} {
+				if hasWordAt(b, i, w) {
+					if !yield(i, w) {
+						return
+					}
+					i += len(w) - 1
+					break
+				}
+			}
+		}
+	}
+}
+
 // quoteNonFinite returns b with bare NaN, Infinity and -Infinity tokens
 // outside strings replaced by the JSON strings "NaN", "Infinity" and
 // "-Infinity", the spelling zarr uses for such fill values, so that
@@ -291,36 +329,12 @@ func (d *jsonDecoder) object(depth int) (map[string]any, error) {
 func quoteNonFinite(b []byte) []byte {
 	var out []byte
 	last := 0
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		if c == '"' {
-			inString = true
-			continue
-		}
-		if i > 0 && isWordByte(b[i-1]) {
-			continue
-		}
-		for _, w := range []string{"NaN", "Infinity", "-Infinity"} {
-			if hasWordAt(b, i, w) {
-				out = append(out, b[last:i]...)
-				out = append(out, '"')
-				out = append(out, w...)
-				out = append(out, '"')
-				i += len(w) - 1
-				last = i + 1
-				break
-			}
-		}
+	for i, w := range NonFinite(b) {
+		out = append(out, b[last:i]...)
+		out = append(out, '"')
+		out = append(out, w...)
+		out = append(out, '"')
+		last = i + len(w)
 	}
 	if out == nil {
 		return b
