@@ -7,12 +7,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/lindigo/lindi/zarrmeta"
 	"io"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // extraImage decodes one of the embedded images.

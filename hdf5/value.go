@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/lindigo/lindi/zarrmeta"
 	"math"
 	"reflect"
 	"strings"
+
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // Reference is a decoded object reference: the address of the referenced
