@@ -162,12 +162,20 @@ func (f *File) open(ctx context.Context) error {
 	switch {
 	case err != nil && !(store.IsURL(f.name) && notFound(err)):
 		return err
+	case err != nil:
+		// A URL that is no file may be the root of a Zarr store.
+		return f.openZarrURL(ctx)
 	case bytes.HasPrefix(head, hdf5Signature):
 		return f.openHDF5(ctx)
 	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")):
 		return f.openLINDI(ctx)
+	}
+	// The HDF5 superblock may follow a user block (at 512, 1024, … bytes).
+	err = f.openHDF5(ctx)
+	switch {
+	case !errors.Is(err, hdf5.ErrNotHDF5):
+		return err
 	case store.IsURL(f.name):
-		// A URL that is no file may be the root of a Zarr store.
 		return f.openZarrURL(ctx)
 	}
 	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
