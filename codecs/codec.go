@@ -1,0 +1,104 @@
+package codecs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Codec decodes one numcodecs encoding of fixed-size data. Implementations
+// are safe for concurrent use.
+type Codec interface {
+	// Decode appends the decoding of src to dst and returns the extended
+	// slice. limit is the most bytes the decoding may produce; producing more
+	// is an error wrapping ErrTooLarge, detected before anything beyond limit
+	// is allocated. Corrupt input is an error naming the codec id that wraps
+	// ErrCorrupt. On error the returned slice has the length of dst (bytes
+	// beyond it may have been written). Decode never retains src or dst.
+	Decode(dst, src []byte, limit int) ([]byte, error)
+}
+
+// ObjectCodec decodes encodings of object arrays (vlen-utf8, vlen-bytes,
+// vlen-array, json2, json, categorize with an object dtype) into items.
+// Implementations are safe for concurrent use.
+type ObjectCodec interface {
+	// DecodeObjects decodes src into items in the order the encoder wrote
+	// them (C order for json2, whose nested lists are flattened). Text items
+	// are string, byte items []byte, vlen-array items typed slices ([]int16,
+	// []float64, ...). JSON values are nil, bool, string, []any,
+	// map[string]any and json.Number for every number (encoding/json's
+	// UseNumber semantics, so int64 values stay exact); the bare tokens NaN,
+	// Infinity and -Infinity become json.Number("NaN") and so on, which
+	// Float64 parses. n is the expected item count, or -1 when unknown; a
+	// different count is an error wrapping ErrCorrupt.
+	DecodeObjects(src []byte, n int) ([]any, error)
+}
+
+// SizeBounder is implemented by codecs whose encoded size may differ from the
+// decoded size. A Pipeline uses it to bound every intermediate stage by the
+// size the caller expects. A codec that does not implement it is assumed to
+// keep the size unchanged (shuffle, delta).
+type SizeBounder interface {
+	// MaxEncodedLen returns the largest encoding this codec can produce for
+	// decodedLen bytes of decoded data.
+	MaxEncodedLen(decodedLen int) int
+}
+
+// ErrUnknownCodec is wrapped by errors for a codec id that no registry entry
+// matches.
+var ErrUnknownCodec = errors.New("codecs: unknown codec")
+
+// ErrCorrupt is wrapped by errors for encoded data that cannot be decoded:
+// truncated, malformed, or failing a checksum.
+var ErrCorrupt = errors.New("codecs: corrupt data")
+
+// ErrTooLarge is wrapped by errors for data that decodes to more bytes than
+// the caller allowed.
+var ErrTooLarge = errors.New("codecs: decoded data too large")
+
+// ErrConfig is wrapped by errors for a codec configuration that is malformed
+// or asks for something this package does not support.
+var ErrConfig = errors.New("codecs: bad codec configuration")
+
+// codecError names the codec that failed and the reason; it unwraps to one
+// of the sentinels (and to a cause, when there is one).
+type codecError struct {
+	id     string
+	detail string
+	kind   error
+	cause  error
+}
+
+func (e *codecError) Error() string {
+	msg := "codecs: " + e.id + ": " + e.detail
+	if e.cause != nil {
+		msg += ": " + e.cause.Error()
+	}
+	return msg
+}
+
+func (e *codecError) Unwrap() []error {
+	if e.cause != nil {
+		return []error{e.kind, e.cause}
+	}
+	return []error{e.kind}
+}
+
+// errCorrupt reports malformed input to codec id.
+func errCorrupt(id, format string, args ...any) error {
+	return &codecError{id: id, detail: fmt.Sprintf(format, args...), kind: ErrCorrupt}
+}
+
+// wrapCorrupt reports malformed input to codec id detected by a dependency.
+func wrapCorrupt(id string, cause error) error {
+	return &codecError{id: id, detail: "corrupt data", kind: ErrCorrupt, cause: cause}
+}
+
+// errTooLarge reports output of codec id beyond limit bytes.
+func errTooLarge(id string, limit int) error {
+	return &codecError{id: id, detail: fmt.Sprintf("decoded data exceeds the limit of %d bytes", limit), kind: ErrTooLarge}
+}
+
+// errConfig reports an unusable configuration of codec id.
+func errConfig(id, format string, args ...any) error {
+	return &codecError{id: id, detail: fmt.Sprintf(format, args...), kind: ErrConfig}
+}

@@ -1,0 +1,136 @@
+package codecs
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// deltaCodec undoes the numcodecs "delta" filter: the first element stored
+// as is and then the differences, each in astype; decoding is a cumulative
+// sum in dtype (wrapping for integers, rounded to dtype for floats).
+type deltaCodec struct {
+	dtype, astype numType
+}
+
+func newDelta(config []byte) (any, error) {
+	const id = "delta"
+	var cfg struct {
+		DType  string  `json:"dtype"`
+		AsType *string `json:"astype"`
+	}
+	if err := parseConfig(id, config, &cfg); err != nil {
+		return nil, err
+	}
+	dt, err := parseNumType(id, cfg.DType)
+	if err != nil {
+		return nil, err
+	}
+	at := dt
+	if cfg.AsType != nil {
+		if at, err = parseNumType(id, *cfg.AsType); err != nil {
+			return nil, err
+		}
+	}
+	return &deltaCodec{dtype: dt, astype: at}, nil
+}
+
+func (c *deltaCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
+	const id = "delta"
+	n, err := elementCount(id, src, c.astype)
+	if err != nil {
+		return dst, err
+	}
+	if n > limit/c.dtype.size {
+		return dst, errTooLarge(id, limit)
+	}
+	start := len(dst)
+	dst = grow(dst, n*c.dtype.size)[:start+n*c.dtype.size]
+	out := dst[start:]
+	in, ds, as := src, c.dtype.size, c.astype.size
+	switch {
+	case c.dtype == c.astype && !c.dtype.isFloat() && c.dtype.order == binary.ByteOrder(binary.LittleEndian):
+		deltaSameInt(out, in, ds)
+	case c.dtype.isFloat() && c.dtype.size == 8:
+		var acc float64
+		load, store := c.astype.loader(), c.dtype.storer()
+		for i := 0; i < n; i++ {
+			acc += load(in[i*as:])
+			store(out[i*ds:], acc)
+		}
+	case c.dtype.isFloat():
+		// numpy accumulates in the output type: round after every step.
+		var acc float32
+		for i := 0; i < n; i++ {
+			acc += float32(c.astype.float(in[i*as:]))
+			if ds == 2 {
+				acc = halfToFloat32(float32ToHalf(acc))
+			}
+			c.dtype.putFloat(out[i*ds:], float64(acc))
+		}
+	default:
+		var acc uint64
+		for i := 0; i < n; i++ {
+			acc += c.astypeInt(in[i*as:])
+			c.dtype.putBits(out[i*ds:], acc)
+		}
+	}
+	return dst, nil
+}
+
+// deltaSameInt is the common case of little-endian integers stored without
+// a narrower astype: a running sum that wraps at the element width.
+func deltaSameInt(out, in []byte, size int) {
+	switch size {
+	case 1:
+		var acc byte
+		for i, d := range in {
+			acc += d
+			out[i] = acc
+		}
+	case 2:
+		var acc uint16
+		for i := 0; i+2 <= len(in); i += 2 {
+			acc += binary.LittleEndian.Uint16(in[i:])
+			binary.LittleEndian.PutUint16(out[i:], acc)
+		}
+	case 4:
+		var acc uint32
+		for i := 0; i+4 <= len(in); i += 4 {
+			acc += binary.LittleEndian.Uint32(in[i:])
+			binary.LittleEndian.PutUint32(out[i:], acc)
+		}
+	default:
+		var acc uint64
+		for i := 0; i+8 <= len(in); i += 8 {
+			acc += binary.LittleEndian.Uint64(in[i:])
+			binary.LittleEndian.PutUint64(out[i:], acc)
+		}
+	}
+}
+
+// astypeInt reads a difference for an integer dtype, converting float
+// encodings as numpy's cast would.
+func (c *deltaCodec) astypeInt(b []byte) uint64 {
+	if c.astype.isFloat() {
+		f := c.astype.float(b)
+		if f >= 0x1p63 && f < 0x1p64 {
+			return uint64(f)
+		}
+		if math.IsNaN(f) {
+			return 1 << 63
+		}
+		return uint64(floatToInt(f))
+	}
+	return uint64(c.astype.int(b))
+}
+
+func (c *deltaCodec) MaxEncodedLen(n int) int { return n / c.dtype.size * c.astype.size }
+
+// elementCount returns how many elements of t src holds, rejecting a length
+// that is not a whole number of them.
+func elementCount(id string, src []byte, t numType) (int, error) {
+	if len(src)%t.size != 0 {
+		return 0, errCorrupt(id, "%d bytes is not a whole number of %s elements", len(src), t.str)
+	}
+	return len(src) / t.size, nil
+}

@@ -1,0 +1,56 @@
+package codecs_test
+
+import (
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"fmt"
+
+	"github.com/lindigo/lindi/codecs"
+)
+
+// A .zarray's compressor and filters become one pipeline; Decode is told the
+// chunk's decoded size.
+func ExampleRegistry_Pipeline() {
+	var enc bytes.Buffer
+	w := zlib.NewWriter(&enc)
+	w.Write([]byte{1, 2, 3, 4, 5, 6, 7, 8}) // <u2 values 0x0201, 0x0403, ...
+	w.Close()
+
+	p, err := codecs.Default.Pipeline([]byte(`{"id":"zlib","level":1}`), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	chunk, err := p.Decode(nil, enc.Bytes(), 8)
+	fmt.Println(chunk, err, p.IDs())
+	// Output: [1 2 3 4 5 6 7 8] <nil> [zlib]
+}
+
+// Unknown codec ids are named in the error.
+func ExampleRegistry_New() {
+	_, err := codecs.Default.New([]byte(`{"id":"sz3"}`))
+	fmt.Println(err, errors.Is(err, codecs.ErrUnknownCodec))
+	// Output: codecs: unknown codec "sz3" true
+}
+
+// Object arrays decode to items: here a LINDI-style json2 chunk.
+func ExamplePipeline_DecodeObjects() {
+	p, err := codecs.Default.Pipeline(nil, [][]byte{[]byte(`{"id":"json2"}`)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	items, err := p.DecodeObjects([]byte(`[["a","b"],["c",NaN],"|O",[2,2]]`), 4)
+	fmt.Println(items, err)
+	// Output: [a b c NaN] <nil>
+}
+
+// A decoder refuses to produce more than it is allowed.
+func ExampleCodec() {
+	c, _ := codecs.Default.New([]byte(`{"id":"lz4"}`))
+	// numcodecs lz4: a 4-byte size header announcing 1 GiB.
+	_, err := c.(codecs.Codec).Decode(nil, []byte{0, 0, 0, 0x40, 0}, 1<<20)
+	fmt.Println(errors.Is(err, codecs.ErrTooLarge))
+	// Output: true
+}

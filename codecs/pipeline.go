@@ -1,0 +1,175 @@
+package codecs
+
+import (
+	"fmt"
+	"sync"
+)
+
+// maxObjectBytes bounds the bytes the byte stages of an object pipeline may
+// produce, since object chunks have no fixed decoded size.
+const maxObjectBytes = 1 << 30
+
+// Pipeline decodes a chunk through a compressor and filters as Zarr v2 does:
+// the compressor first, then the filters in reverse order. A Pipeline is
+// immutable and safe for concurrent use.
+type Pipeline struct {
+	stages []Codec     // decode order
+	object ObjectCodec // filters[0] when it is an object codec
+	ids    []string    // config order: filters, then the compressor
+}
+
+// Pipeline builds the pipeline for a compressor configuration (nil, empty or
+// JSON null for none) and filter configurations (nil for none; each element
+// may be any codec, compressors included, as LINDI writes whole HDF5
+// pipelines as filters). An object codec may only be the first filter.
+func (r *Registry) Pipeline(compressor []byte, filters [][]byte) (*Pipeline, error) {
+	p := new(Pipeline)
+	var encodeOrder []any
+	for i, f := range filters {
+		c, err := r.New(f)
+		if err != nil {
+			return nil, fmt.Errorf("codecs: filter %d: %w", i, err)
+		}
+		id, _ := configID(f)
+		p.ids = append(p.ids, id)
+		if oc, ok := c.(ObjectCodec); ok {
+			if i != 0 {
+				return nil, fmt.Errorf("%w: object codec %q must be the first filter", ErrConfig, id)
+			}
+			p.object = oc
+			continue
+		}
+		encodeOrder = append(encodeOrder, c)
+	}
+	if !isNull(compressor) {
+		c, err := r.New(compressor)
+		if err != nil {
+			return nil, fmt.Errorf("codecs: compressor: %w", err)
+		}
+		id, _ := configID(compressor)
+		if _, ok := c.(Codec); !ok {
+			return nil, fmt.Errorf("%w: compressor %q is an object codec", ErrConfig, id)
+		}
+		p.ids = append(p.ids, id)
+		encodeOrder = append(encodeOrder, c)
+	}
+	for i := len(encodeOrder) - 1; i >= 0; i-- {
+		p.stages = append(p.stages, encodeOrder[i].(Codec))
+	}
+	return p, nil
+}
+
+// Empty reports whether the pipeline has no compressor and no filter, so that
+// chunks are stored raw.
+func (p *Pipeline) Empty() bool { return len(p.stages) == 0 && p.object == nil }
+
+// IDs returns the codec ids in configuration order: the filters, then the
+// compressor. The slice is a copy.
+func (p *Pipeline) IDs() []string { return append([]string(nil), p.ids...) }
+
+// Objects reports whether the pipeline ends in an object codec, to be read
+// with DecodeObjects.
+func (p *Pipeline) Objects() bool { return p.object != nil }
+
+// maxPooledScratch keeps rare huge intermediate buffers out of the pool.
+const maxPooledScratch = 64 << 20
+
+// scratch pools intermediate buffers between stages.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// Decode appends the decoding of src to dst. The decoded chunk must be
+// exactly size bytes: more is an error wrapping ErrTooLarge, fewer an error
+// wrapping ErrCorrupt, and on error dst is returned with its original length.
+// Every intermediate stage is limited to the largest encoding its successor
+// can have for size bytes (see SizeBounder). An empty pipeline copies src.
+// Decode on a pipeline with an object codec fails with ErrConfig.
+func (p *Pipeline) Decode(dst, src []byte, size int) ([]byte, error) {
+	if p.object != nil {
+		return dst, fmt.Errorf("%w: pipeline ends in an object codec: use DecodeObjects", ErrConfig)
+	}
+	if size < 0 {
+		return dst, fmt.Errorf("%w: negative size %d", ErrConfig, size)
+	}
+	if len(p.stages) == 0 {
+		if len(src) != size {
+			return dst, fmt.Errorf("codecs: raw chunk of %d bytes, want %d: %w", len(src), size, ErrCorrupt)
+		}
+		return append(dst, src...), nil
+	}
+	limits := p.limits(size)
+	start := len(dst)
+	out, err := p.run(dst, src, limits)
+	if err != nil {
+		return dst[:start], err
+	}
+	if got := len(out) - start; got != size {
+		return dst[:start], fmt.Errorf("codecs: pipeline %v: decoded %d bytes, want %d: %w", p.ids, got, size, ErrCorrupt)
+	}
+	return out, nil
+}
+
+// limits returns the output limit of every stage, the last being size.
+func (p *Pipeline) limits(size int) []int {
+	limits := make([]int, len(p.stages))
+	bound := size
+	for i := len(p.stages) - 1; i >= 0; i-- {
+		limits[i] = bound
+		if b, ok := p.stages[i].(SizeBounder); ok {
+			bound = b.MaxEncodedLen(bound)
+		}
+	}
+	return limits
+}
+
+// run passes src through the stages, the last appending to dst.
+func (p *Pipeline) run(dst, src []byte, limits []int) ([]byte, error) {
+	if len(p.stages) == 0 {
+		return append(dst, src...), nil
+	}
+	var bufs [2]*[]byte
+	defer func() {
+		for _, b := range bufs {
+			if b != nil && cap(*b) <= maxPooledScratch {
+				*b = (*b)[:0]
+				scratch.Put(b)
+			}
+		}
+	}()
+	in := src
+	last := len(p.stages) - 1
+	for i, c := range p.stages {
+		if i == last {
+			return c.Decode(dst, in, limits[i])
+		}
+		b := bufs[i%2]
+		if b == nil {
+			b = scratch.Get().(*[]byte)
+			bufs[i%2] = b
+		}
+		out, err := c.Decode((*b)[:0], in, limits[i])
+		*b = out
+		if err != nil {
+			return dst, err
+		}
+		in = out
+	}
+	return dst, nil
+}
+
+// DecodeObjects decodes src through the byte stages and then the object
+// codec, which must be the first filter. n is the expected item count, or
+// -1 when unknown. The byte stages may produce at most 1 GiB.
+func (p *Pipeline) DecodeObjects(src []byte, n int) ([]any, error) {
+	if p.object == nil {
+		return nil, fmt.Errorf("%w: pipeline %v has no object codec", ErrConfig, p.ids)
+	}
+	if len(p.stages) == 0 {
+		return p.object.DecodeObjects(src, n)
+	}
+	limits := p.limits(maxObjectBytes)
+	buf, err := p.run(nil, src, limits)
+	if err != nil {
+		return nil, err
+	}
+	return p.object.DecodeObjects(buf, n)
+}

@@ -1,0 +1,205 @@
+package codecs
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"runtime"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdCodec decodes Zstandard data of one or more frames (skippable frames
+// included), with or without a declared content size: the numcodecs "zstd"
+// codec and the HDF5 zstd plugin (filter 32015).
+type zstdCodec struct{}
+
+// zstdMaxMemory caps what the shared decoder may ever produce for one call;
+// each call is further capped by its own limit through the capacity of the
+// destination (WithDecodeAllCapLimit).
+const zstdMaxMemory = 1 << 34
+
+// zstdDecoder is the one decoder shared by every goroutine: DecodeAll is safe
+// for concurrent use and keeps GOMAXPROCS block decoders warm.
+var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)),
+		zstd.WithDecoderMaxMemory(zstdMaxMemory),
+		zstd.WithDecodeAllCapLimit(true),
+	)
+})
+
+func (zstdCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
+	const id = "zstd"
+	total, known, err := zstdContentSize(src)
+	if err != nil {
+		return dst, err
+	}
+	if known && total > uint64(max(limit, 0)) {
+		return dst, errTooLarge(id, limit)
+	}
+	if !known {
+		return zstdStream(dst, src, limit)
+	}
+	room := int(total)
+	d, err := zstdDecoder()
+	if err != nil {
+		return dst, errConfig(id, "cannot create decoder: %v", err)
+	}
+	start := len(dst)
+	out := grow(dst, room)
+	// The three-index slice makes cap-len the limit the decoder honours.
+	out, err = d.DecodeAll(src, out[:start:start+room])
+	switch {
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded):
+		// The declared sizes fit the limit, so the data lied about them.
+		return dst, errCorrupt(id, "frames decode past their declared content size")
+	case err != nil:
+		return dst, wrapCorrupt(id, err)
+	case len(out)-start != room:
+		return dst, errCorrupt(id, "frames decoded to %d bytes, declared %d", len(out)-start, room)
+	}
+	return out, nil
+}
+
+// zstdStreamers pools synchronous streaming decoders for frames that do not
+// declare their size, so the output can grow with the data instead of being
+// reserved up to the limit.
+var zstdStreamers sync.Pool
+
+// zstdStream decodes src with a pooled streaming decoder.
+func zstdStream(dst, src []byte, limit int) ([]byte, error) {
+	const id = "zstd"
+	br := bytes.NewReader(src)
+	defer br.Reset(nil)
+	d, _ := zstdStreamers.Get().(*zstd.Decoder)
+	if d == nil {
+		var err error
+		d, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxMemory(zstdMaxMemory), zstd.WithDecoderLowmem(true))
+		if err != nil {
+			return dst, errConfig(id, "cannot create decoder: %v", err)
+		}
+	}
+	if err := d.Reset(br); err != nil {
+		return dst, wrapCorrupt(id, err)
+	}
+	out, err := readLimited(id, dst, d, len(src), limit)
+	if err := d.Reset(nil); err == nil {
+		zstdStreamers.Put(d)
+	}
+	return out, err
+}
+
+func (zstdCodec) MaxEncodedLen(n int) int { return compressBound(n) }
+
+// zstdContentSize walks the frames of src without decoding them and sums
+// their declared content sizes; known is false when some frame does not
+// declare one. It rejects input that is not a sequence of whole frames.
+func zstdContentSize(src []byte) (total uint64, known bool, err error) {
+	const id = "zstd"
+	if len(src) == 0 {
+		return 0, false, errCorrupt(id, "empty input")
+	}
+	known = true
+	for len(src) > 0 {
+		if len(src) < 4 {
+			return 0, false, errCorrupt(id, "truncated frame magic")
+		}
+		magic := binary.LittleEndian.Uint32(src)
+		if magic&0xfffffff0 == 0x184d2a50 { // skippable frame
+			if len(src) < 8 {
+				return 0, false, errCorrupt(id, "truncated skippable frame")
+			}
+			n := uint64(binary.LittleEndian.Uint32(src[4:]))
+			if n > uint64(len(src)-8) {
+				return 0, false, errCorrupt(id, "truncated skippable frame")
+			}
+			src = src[8+n:]
+			continue
+		}
+		if magic != 0xfd2fb528 {
+			return 0, false, errCorrupt(id, "bad frame magic %#08x", magic)
+		}
+		size, hasSize, n, err := zstdFrame(src[4:])
+		if err != nil {
+			return 0, false, err
+		}
+		if hasSize {
+			total += size
+			if total < size {
+				return 0, false, errCorrupt(id, "frame content sizes overflow")
+			}
+		} else {
+			known = false
+		}
+		src = src[4+n:]
+	}
+	return total, known, nil
+}
+
+// zstdFrame parses the frame header and block headers following a frame
+// magic, returning the declared content size and the frame's length.
+func zstdFrame(f []byte) (size uint64, hasSize bool, n int, err error) {
+	const id = "zstd"
+	if len(f) < 1 {
+		return 0, false, 0, errCorrupt(id, "truncated frame header")
+	}
+	fhd := f[0]
+	single := fhd&0x20 != 0
+	fcsLen := [4]int{0, 2, 4, 8}[fhd>>6]
+	if fcsLen == 0 && single {
+		fcsLen = 1
+	}
+	pos := 1
+	if !single {
+		pos++ // window descriptor
+	}
+	pos += [4]int{0, 1, 2, 4}[fhd&3] // dictionary id
+	if fhd&0x08 != 0 {
+		return 0, false, 0, errCorrupt(id, "reserved frame header bit set")
+	}
+	if len(f) < pos+fcsLen {
+		return 0, false, 0, errCorrupt(id, "truncated frame header")
+	}
+	switch fcsLen {
+	case 1:
+		size = uint64(f[pos])
+	case 2:
+		size = uint64(binary.LittleEndian.Uint16(f[pos:])) + 256
+	case 4:
+		size = uint64(binary.LittleEndian.Uint32(f[pos:]))
+	case 8:
+		size = binary.LittleEndian.Uint64(f[pos:])
+	}
+	pos += fcsLen
+	for {
+		if len(f)-pos < 3 {
+			return 0, false, 0, errCorrupt(id, "truncated block header")
+		}
+		h := uint32(f[pos]) | uint32(f[pos+1])<<8 | uint32(f[pos+2])<<16
+		pos += 3
+		bsize := int(h >> 3)
+		switch (h >> 1) & 3 {
+		case 1: // RLE: one byte stored
+			bsize = 1
+		case 3:
+			return 0, false, 0, errCorrupt(id, "reserved block type")
+		}
+		if len(f)-pos < bsize {
+			return 0, false, 0, errCorrupt(id, "truncated block")
+		}
+		pos += bsize
+		if h&1 != 0 {
+			break
+		}
+	}
+	if fhd&0x04 != 0 { // content checksum
+		if len(f)-pos < 4 {
+			return 0, false, 0, errCorrupt(id, "truncated frame checksum")
+		}
+		pos += 4
+	}
+	return size, fcsLen > 0, pos, nil
+}
