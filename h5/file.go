@@ -68,8 +68,39 @@ type Option func(*options) error
 type options struct {
 	workers     int
 	concurrency int
+	cacheBytes  int64 // -1: the default
 	progress    func(done, total int)
 	sourceOpts  []source.Option
+}
+
+// WithCacheBytes bounds the cache of fetched byte ranges of a remote file at n
+// bytes; 0 turns caching off. By default the ranges read from http(s) URLs
+// are kept in one cache of source.DefaultCacheBytes shared by every file the
+// process opens, and local files are not cached (the operating system does).
+func WithCacheBytes(n int64) Option {
+	return func(o *options) error {
+		if n < 0 {
+			return fmt.Errorf("h5: WithCacheBytes(%d): must not be negative", n)
+		}
+		o.cacheBytes = n
+		return nil
+	}
+}
+
+// sharedCache is the default cache of remote byte ranges, for every File.
+var sharedCache = sync.OnceValues(func() (*source.LRU, error) { return source.NewLRU(source.DefaultCacheBytes) })
+
+// cacheOption returns the source option that caches the file's byte ranges, or nil.
+func (o *options) cacheOption(name string) (source.Option, error) {
+	switch {
+	case o.cacheBytes == 0, o.cacheBytes < 0 && !store.IsURL(name):
+		return nil, nil
+	case o.cacheBytes < 0:
+		lru, err := sharedCache()
+		return source.WithCache(lru), err
+	}
+	lru, err := source.NewLRU(o.cacheBytes)
+	return source.WithCache(lru), err
 }
 
 // WithProgress makes every read of the file call fn after each chunk it
@@ -121,13 +152,17 @@ var hdf5Signature = []byte("\x89HDF\r\n\x1a\n")
 // Open opens name, a local path or an http(s) URL of a LINDI JSON file, a Zarr
 // v2 directory store or an HDF5 file, and reads its object tree.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
-	var o options
+	o := options{cacheBytes: -1}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
 		}
 	}
-	pool, err := source.NewPool(o.sourceOpts...)
+	cache, err := o.cacheOption(name)
+	if err != nil {
+		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+	}
+	pool, err := source.NewPool(append([]source.Option{cache}, o.sourceOpts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("h5: open %s: %w", name, err)
 	}

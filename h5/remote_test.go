@@ -164,3 +164,43 @@ func TestRemoteCancel(t *testing.T) {
 	}
 	t.Errorf("goroutines: %d before the read, %d after", before, runtime.NumGoroutine())
 }
+
+// TestRemoteCache reads a remote dataset twice: the second read is served by
+// the cache, unless caching is turned off.
+func TestRemoteCache(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   []h5.Option
+		second bool // whether the second read makes requests
+	}{
+		{"default", nil, false},
+		{"off", []h5.Option{h5.WithCacheBytes(0)}, true},
+		{"sized", []h5.Option{h5.WithCacheBytes(64 << 20)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := netsim.New(httpFixtures(), netsim.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := h5.Open(ctx, startServer(t, h)+"/fixture.lindi.json", tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			d, err := f.Dataset("acquisition/ElectricalSeries/data")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Read(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			before := h.Stats().Requests
+			if _, err := d.Read(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if made := h.Stats().Requests - before; (made > 0) != tc.second {
+				t.Errorf("the second read made %d requests", made)
+			}
+		})
+	}
+}
