@@ -39,6 +39,7 @@ func TestCompressors(t *testing.T) {
 		{"zstd two frames", `{"id":"zstd"}`, append(encodeZstd(t, data[:7777], true), encodeZstd(t, data[7777:], false)...), data, len(data), nil},
 		{"zstd skippable frame", `{"id":"zstd"}`, append([]byte{0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 9, 9}, encodeZstd(t, data, true)...), data, len(data), nil},
 		{"zstd declared size over limit", `{"id":"zstd"}`, encodeZstd(t, data, true), nil, len(data) - 1, ErrTooLarge},
+		{"zstd declared size lies", `{"id":"zstd"}`, zstdLie(encodeZstd(t, data, true)), nil, len(data) * 2, ErrCorrupt},
 		{"zstd truncated", `{"id":"zstd"}`, encodeZstd(t, data, true)[:500], nil, len(data), ErrCorrupt},
 		{"zstd bad magic", `{"id":"zstd"}`, []byte{1, 2, 3, 4, 5, 6}, nil, 10, ErrCorrupt},
 		{"zstd empty input", `{"id":"zstd"}`, nil, nil, 10, ErrCorrupt},
@@ -119,6 +120,14 @@ func TestZstdContentSize(t *testing.T) {
 			}
 		})
 	}
+}
+
+// zstdLie lowers the content size declared by a frame with a 4-byte size
+// field (frame header descriptor 0xa4 or 0x84), leaving the blocks intact.
+func zstdLie(b []byte) []byte {
+	out := append([]byte(nil), b...)
+	out[6] ^= 0x10
+	return out
 }
 
 func flipLast(b []byte) []byte {

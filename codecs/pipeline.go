@@ -96,7 +96,8 @@ func (p *Pipeline) Decode(dst, src []byte, size int) ([]byte, error) {
 		}
 		return append(dst, src...), nil
 	}
-	limits := p.limits(size)
+	var room [8]int
+	limits := p.limits(room[:0], size)
 	start := len(dst)
 	out, err := p.run(dst, src, limits)
 	if err != nil {
@@ -108,9 +109,10 @@ func (p *Pipeline) Decode(dst, src []byte, size int) ([]byte, error) {
 	return out, nil
 }
 
-// limits returns the output limit of every stage, the last being size.
-func (p *Pipeline) limits(size int) []int {
-	limits := make([]int, len(p.stages))
+// limits appends to buf the output limit of every stage, the last being
+// size (buf lets callers keep the slice on the stack).
+func (p *Pipeline) limits(buf []int, size int) []int {
+	limits := append(buf[:0], make([]int, len(p.stages))...)
 	bound := size
 	for i := len(p.stages) - 1; i >= 0; i-- {
 		limits[i] = bound
@@ -166,7 +168,7 @@ func (p *Pipeline) DecodeObjects(src []byte, n int) ([]any, error) {
 	if len(p.stages) == 0 {
 		return p.object.DecodeObjects(src, n)
 	}
-	limits := p.limits(maxObjectBytes)
+	limits := p.limits(nil, maxObjectBytes)
 	buf, err := p.run(nil, src, limits)
 	if err != nil {
 		return nil, err

@@ -232,7 +232,7 @@ func TestLimitsDerived(t *testing.T) {
 	// Decode order: crc32, zlib, astype. astype's input is size/8 bytes;
 	// zlib's input at most compressBound(size/8); crc32 adds nothing to
 	// its own output.
-	got := p.limits(800)
+	got := p.limits(nil, 800)
 	want := []int{compressBound(100), 100, 800}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("limits(800) = %v, want %v", got, want)
