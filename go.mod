@@ -3,8 +3,8 @@ module github.com/lindigo/lindi
 go 1.26.0
 
 require (
-	github.com/klauspost/compress v1.20.4 // indirect
-	github.com/pierrec/lz4/v4 v4.1.33 // indirect
-	golang.org/x/sync v0.25.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
+	github.com/klauspost/compress v1.20.4
+	github.com/pierrec/lz4/v4 v4.1.33
+	golang.org/x/sync v0.25.0
+	gonum.org/v1/gonum v0.17.0
 )
