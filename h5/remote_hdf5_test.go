@@ -37,7 +37,7 @@ func TestRemoteHDF5OpenRequests(t *testing.T) {
 
 // BenchmarkRemoteHDF5Chunks reads a dataset of 1,950 zlib chunks from an HDF5
 // file served with 20 ms latency and 100 MB/s per request, at concurrency 1
-// and at the default. The file is opened once: the first read also reads the
+// and at the default, with no cache. The file is opened once: the first read also reads the
 // chunk index, later reads only the chunks.
 func BenchmarkRemoteHDF5Chunks(b *testing.B) {
 	h, err := netsim.New(httpFixtures(), netsim.Config{Latency: 20 * time.Millisecond, Bandwidth: 100e6})
@@ -49,8 +49,8 @@ func BenchmarkRemoteHDF5Chunks(b *testing.B) {
 		name string
 		opts []h5.Option
 	}{
-		{"concurrency=1", []h5.Option{h5.WithConcurrency(1)}},
-		{"concurrency=default", nil},
+		{"concurrency=1", []h5.Option{h5.WithConcurrency(1), h5.WithCacheBytes(0)}},
+		{"concurrency=default", []h5.Option{h5.WithCacheBytes(0)}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			f, err := h5.Open(ctx, srv+"/fixture.h5", tc.opts...)

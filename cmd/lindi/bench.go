@@ -84,9 +84,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		// Ideal: one round trip, the bytes at the bandwidth of as many
-		// parallel responses as were made, and the CPU time measured above.
-		ideal := *latency + cpu.time
+		// Ideal: the round trips the concurrency limit forces for the requests
+		// made (one when they all fit), the bytes at the bandwidth of as many
+		// parallel responses, and the CPU time measured above.
+		trips := (max(parReqs, 1) + int64(*concurrency) - 1) / int64(*concurrency)
+		ideal := time.Duration(trips)*(*latency) + cpu.time
 		if *bandwidth > 0 {
 			streams := float64(min(int64(*concurrency), max(parReqs, 1)))
 			ideal += time.Duration(float64(par.bytes) / (*bandwidth * 1e6 * streams) * float64(time.Second))
@@ -130,10 +132,10 @@ type measured struct {
 	bytes int64
 }
 
-// read opens the benchmark file afresh (no warm caches) and reads one case,
+// read opens the benchmark file afresh, with no cache, and reads one case,
 // returning the wall time of the read alone and the requests it made.
 func (s *benchServer) read(ctx context.Context, c benchCase, concurrency int) (measured, int64, error) {
-	f, err := h5.Open(ctx, s.srv.URL+"/bench.lindi.json", h5.WithConcurrency(concurrency))
+	f, err := h5.Open(ctx, s.srv.URL+"/bench.lindi.json", h5.WithConcurrency(concurrency), h5.WithCacheBytes(0))
 	if err != nil {
 		return measured{}, 0, err
 	}
