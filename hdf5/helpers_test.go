@@ -1,7 +1,6 @@
 package hdf5
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -9,11 +8,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/lindigo/lindi/internal/npy"
 )
 
 const conformance = "../testdata/conformance"
@@ -73,43 +73,22 @@ type npyArray struct {
 	data  []byte
 }
 
-var (
-	npyDescr = regexp.MustCompile(`'descr':\s*'([^']*)'`)
-	npyShape = regexp.MustCompile(`'shape':\s*\(([^)]*)\)`)
-)
-
-// readNPY reads a version 1 or 2 .npy file in C order.
+// readNPY reads a .npy file in C order with internal/npy.
 func readNPY(t testing.TB, path string) npyArray {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(b, []byte("\x93NUMPY")) || len(b) < 12 {
-		t.Fatalf("%s: not a .npy file", path)
+	defer fh.Close()
+	a, err := npy.Read(fh)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	var hlen, start int
-	if b[6] == 1 {
-		hlen, start = int(binary.LittleEndian.Uint16(b[8:])), 10
-	} else {
-		hlen, start = int(binary.LittleEndian.Uint32(b[8:])), 12
-	}
-	header := string(b[start : start+hlen])
-	if strings.Contains(header, "'fortran_order': True") {
+	if a.Fortran {
 		t.Fatalf("%s: Fortran order", path)
 	}
-	a := npyArray{data: b[start+hlen:]}
-	a.descr = npyDescr.FindStringSubmatch(header)[1]
-	for _, s := range strings.Split(npyShape.FindStringSubmatch(header)[1], ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a.shape = append(a.shape, n)
-		}
-	}
-	return a
+	return npyArray{descr: a.Descr, shape: a.Shape, data: a.Data}
 }
 
 // values decodes the array's elements into float64, int64, uint64, bool
