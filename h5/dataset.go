@@ -28,6 +28,8 @@ type Dataset struct {
 	// rows is set when the dtype is a compound stored as JSON rows (LINDI's
 	// _COMPOUND_DTYPE over an object array).
 	rows bool
+	// err says why the dataset cannot be read; nil when it can.
+	err error
 
 	// storage gives the engine's view of the stored array, opening the HDF5
 	// file of an _EXTERNAL_ARRAY_LINK on first use.
@@ -86,6 +88,18 @@ func (d *Dataset) Codecs() []string { return slices.Clone(d.codecs) }
 // Scalar reports whether the dataset is a scalar (shape ()).
 func (d *Dataset) Scalar() bool { return d.scalar }
 
+// Err reports why the dataset cannot be read (an unknown codec, an
+// unsupported datatype or layout), or nil when it can. Reads of such a
+// dataset fail with this error; the rest of the file reads as usual.
+func (d *Dataset) Err() error { return d.err }
+
+// unreadable marks the dataset as one that cannot be read, for the reason err.
+func (d *Dataset) unreadable(err error) *Dataset {
+	d.err = fmt.Errorf("%s: %w", d.path, err)
+	d.storage = func(context.Context) (*storage, error) { return nil, d.err }
+	return d
+}
+
 // zarrDataset builds a dataset from its .zarray and .zattrs.
 func (f *File) zarrDataset(ctx context.Context, key, path string, zarray []byte, za zarrmeta.Attrs) (*Dataset, error) {
 	meta, err := zarrmeta.ParseArray(zarray)
@@ -115,7 +129,8 @@ func (f *File) zarrDataset(ctx context.Context, key, path string, zarray []byte,
 	}
 	pipe, err := codecs.Default.Pipeline(meta.Compressor, meta.Filters)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		// An unknown codec makes this dataset unreadable, not the file.
+		return d.unreadable(err), nil
 	}
 	d.codecs = pipe.IDs()
 	if ext, ok := za.ExternalArrayLink(); ok {

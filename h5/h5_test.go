@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/selection"
 )
@@ -357,5 +359,36 @@ func TestHDF5MatchesLINDI(t *testing.T) {
 				t.Errorf("%s: %s is not in the LINDI file", name, p)
 			}
 		}
+	}
+}
+
+// TestUnknownCodec checks that a dataset with a codec lindi-go lacks fails on
+// its own: the file opens, the error names the codec.
+func TestUnknownCodec(t *testing.T) {
+	p := writeLINDI(t, `{"version": 1, "refs": {".zgroup": {"zarr_format": 2},
+		"bad/.zarray": {"chunks": [4], "compressor": {"id": "zfpy", "mode": 4}, "dtype": "<f8", "fill_value": 0, "filters": null, "order": "C", "shape": [4], "zarr_format": 2},
+		"good/.zarray": {"chunks": [2], "compressor": null, "dtype": "|u1", "fill_value": 7, "filters": null, "order": "C", "shape": [3], "zarr_format": 2},
+		"good/0": "base64:AQI="}}`)
+	f, err := h5.Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := f.Dataset("bad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.Err(); !errors.Is(err, codecs.ErrUnknownCodec) {
+		t.Errorf("Err() = %v, want ErrUnknownCodec", err)
+	}
+	if _, err := bad.Read(ctx, nil); !errors.Is(err, codecs.ErrUnknownCodec) || !strings.Contains(err.Error(), "zfpy") {
+		t.Errorf("Read: %v, want an error naming zfpy", err)
+	}
+	good, err := f.Dataset("good")
+	if err != nil || good.Err() != nil {
+		t.Fatal(err, good.Err())
+	}
+	a, err := h5.Read[uint8](ctx, good, nil)
+	if err != nil || !slices.Equal(a.Data, []uint8{1, 2, 7}) {
+		t.Errorf("good = %v, %v; want [1 2 7] (the missing chunk is fill)", a, err)
 	}
 }

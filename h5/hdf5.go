@@ -157,10 +157,15 @@ func (b *h5builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string) 
 	if err != nil {
 		return nil, err
 	}
-	d := &Dataset{f: b.f, path: path, attrs: attrs}
+	d := &Dataset{f: b.f, path: path, attrs: attrs, shape: []int{}}
 	st, err := newHDF5Storage(b.hf, hd, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		// An unsupported datatype, filter or layout makes this dataset
+		// unreadable, not the file.
+		for _, n := range hd.Shape() {
+			d.shape = append(d.shape, int(min(n, math.MaxInt32)))
+		}
+		return d.unreadable(err), nil
 	}
 	d.shape, d.dtype, d.chunks, d.fill, d.codecs, d.scalar = st.shape, st.dtype, st.chunks, st.fill, st.codecs, st.scalar
 	d.storage = st.get

@@ -75,6 +75,9 @@ func lsLine(path string, l h5.Link, o h5.Object) string {
 	if !ok {
 		return fmt.Sprintf("%s\tgroup", path)
 	}
+	if err := d.Err(); err != nil {
+		return fmt.Sprintf("%s\tdataset\t%s\tunreadable: %v", path, shapeString(d.Shape()), err)
+	}
 	codecs := strings.Join(d.Codecs(), ",")
 	if codecs == "" {
 		codecs = "raw"
