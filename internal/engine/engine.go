@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -210,21 +211,34 @@ func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Optio
 			return nil
 		})
 	}
-	g.Go(func() error {
-		defer close(jobs)
-		send := func(j job) error {
-			select {
-			case jobs <- j:
-				return nil
-			case <-gctx.Done():
-				return gctx.Err()
-			}
+	// Two producers feed the workers: chunks already in memory (or missing),
+	// and chunks as the fetcher delivers them. Fetching starts at once, so
+	// its latency overlaps the decoding of the others.
+	send := func(j job) error {
+		select {
+		case jobs <- j:
+			return nil
+		case <-gctx.Done():
+			return gctx.Err()
 		}
+	}
+	var producers sync.WaitGroup
+	producers.Add(2)
+	go func() {
+		producers.Wait()
+		close(jobs)
+	}()
+	g.Go(func() error {
+		defer producers.Done()
 		for _, j := range local {
 			if err := send(j); err != nil {
 				return err
 			}
 		}
+		return nil
+	})
+	g.Go(func() error {
+		defer producers.Done()
 		if len(ranges) == 0 {
 			return nil
 		}
