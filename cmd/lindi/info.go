@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
@@ -80,10 +81,10 @@ func fillValue(d *h5.Dataset) (any, error) {
 	if fv.Null {
 		return nil, nil
 	}
-	if fv.Bytes == nil {
+	dt := d.DType()
+	if fv.Bytes == nil || dt.Kind == zarrmeta.KindObject {
 		return jsonValue(fv.Object), nil
 	}
-	dt := d.DType()
 	b := append([]byte(nil), fv.Bytes...)
 	if err := dt.SwapToNative(b); err != nil {
 		return nil, err
