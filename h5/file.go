@@ -271,6 +271,13 @@ func (f *File) openZarrDir(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	f.st = st
+	if _, err := f.meta(ctx, ".zgroup"); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("%w: a directory that is not a Zarr group (no .zgroup)", ErrFormat)
+		}
+		return err
+	}
 	f.kind = Zarr
 	return f.buildTree(ctx, st)
 }

@@ -314,6 +314,7 @@ func TestOpenErrors(t *testing.T) {
 		"not ours":  filepath.Join(conformanceDir, "expected", "fixture-0000.npy"),
 		"bad json":  writeLINDI(t, `{"refs": {`),
 		"bad zattr": writeLINDI(t, `{"refs": {".zgroup": {"zarr_format": 2}, ".zattrs": {"_SOFT_LINK": 3}}}`),
+		"plain dir": t.TempDir(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if f, err := h5.Open(ctx, path); err == nil {
