@@ -62,7 +62,7 @@ func (d DType) String() string {
 			b.WriteString(pyQuote(dt.typestr()))
 		}
 		if len(shape) > 0 {
-			b.WriteString(", " + pyTuple(shape))
+			b.WriteString(", " + Tuple(shape))
 		}
 		b.WriteByte(')')
 	})
@@ -108,8 +108,8 @@ func pyQuote(s string) string {
 	return b.String()
 }
 
-// pyTuple formats shape as a Python tuple: (2,) or (2, 3).
-func pyTuple(shape []int) string {
+// Tuple formats a shape as numpy writes it, a Python tuple: (), (2,) or (2, 3).
+func Tuple(shape []int) string {
 	parts := make([]string, len(shape))
 	for i, n := range shape {
 		parts[i] = strconv.Itoa(n)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/selection"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -194,7 +195,7 @@ func writeText(w io.Writer, a *h5.Array) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "# shape %s, dtype %s\n", shapeString(a.Shape), a.DType)
+	fmt.Fprintf(w, "# shape %s, dtype %s\n", zarrmeta.Tuple(a.Shape), a.DType)
 	cols, block := 1, 0
 	if len(a.Shape) >= 1 {
 		cols = max(a.Shape[len(a.Shape)-1], 1)

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
@@ -76,23 +77,11 @@ func lsLine(path string, l h5.Link, o h5.Object) string {
 		return fmt.Sprintf("%s\tgroup", path)
 	}
 	if err := d.Err(); err != nil {
-		return fmt.Sprintf("%s\tdataset\t%s\tunreadable: %v", path, shapeString(d.Shape()), err)
+		return fmt.Sprintf("%s\tdataset\t%s\tunreadable: %v", path, zarrmeta.Tuple(d.Shape()), err)
 	}
 	codecs := strings.Join(d.Codecs(), ",")
 	if codecs == "" {
 		codecs = "raw"
 	}
-	return fmt.Sprintf("%s\tdataset\t%s\t%s\tchunks %s\t%s", path, shapeString(d.Shape()), d.DType(), shapeString(d.Chunks()), codecs)
-}
-
-// shapeString writes a shape as Python does: (), (5,), (5, 24).
-func shapeString(s []int) string {
-	parts := make([]string, len(s))
-	for i, n := range s {
-		parts[i] = fmt.Sprint(n)
-	}
-	if len(s) == 1 {
-		return "(" + parts[0] + ",)"
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	return fmt.Sprintf("%s\tdataset\t%s\t%s\tchunks %s\t%s", path, zarrmeta.Tuple(d.Shape()), d.DType(), zarrmeta.Tuple(d.Chunks()), codecs)
 }
