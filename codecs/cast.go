@@ -61,16 +61,10 @@ func newCast(id, from, to string) (*castCodec, error) {
 }
 
 func (c *castCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
-	n, err := elementCount(c.id, src, c.from)
+	dst, out, n, err := extendElements(c.id, dst, src, c.from, c.to.size, limit)
 	if err != nil {
 		return dst, err
 	}
-	if n > limit/c.to.size {
-		return dst, errTooLarge(c.id, limit)
-	}
-	start := len(dst)
-	dst = grow(dst, n*c.to.size)[:start+n*c.to.size]
-	out := dst[start:]
 	if c.from == c.to {
 		copy(out, src)
 		return dst, nil
@@ -128,16 +122,10 @@ func newFixedScaleOffset(config []byte) (any, error) {
 
 func (c *fixedScaleOffsetCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "fixedscaleoffset"
-	n, err := elementCount(id, src, c.astype)
+	dst, out, n, err := extendElements(id, dst, src, c.astype, c.dtype.size, limit)
 	if err != nil {
 		return dst, err
 	}
-	if n > limit/c.dtype.size {
-		return dst, errTooLarge(id, limit)
-	}
-	start := len(dst)
-	dst = grow(dst, n*c.dtype.size)[:start+n*c.dtype.size]
-	out := dst[start:]
 	as, ds := c.astype.size, c.dtype.size
 	load, store := c.astype.loader(), c.dtype.storer()
 	for i := 0; i < n; i++ {

@@ -90,17 +90,11 @@ func (c *categorize) label(src []byte, i int) int {
 
 func (c *categorizeText) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "categorize"
-	n, err := elementCount(id, src, c.astype)
+	cell := 4 * c.width
+	dst, out, n, err := extendElements(id, dst, src, c.astype, cell, limit)
 	if err != nil {
 		return dst, err
 	}
-	cell := 4 * c.width
-	if n > limit/cell {
-		return dst, errTooLarge(id, limit)
-	}
-	start := len(dst)
-	dst = grow(dst, n*cell)[:start+n*cell]
-	out := dst[start:]
 	for i := 0; i < n; i++ {
 		o := out[i*cell : (i+1)*cell]
 		if l := c.label(src, i); l > 0 {

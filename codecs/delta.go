@@ -36,16 +36,10 @@ func newDelta(config []byte) (any, error) {
 
 func (c *deltaCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "delta"
-	n, err := elementCount(id, src, c.astype)
+	dst, out, n, err := extendElements(id, dst, src, c.astype, c.dtype.size, limit)
 	if err != nil {
 		return dst, err
 	}
-	if n > limit/c.dtype.size {
-		return dst, errTooLarge(id, limit)
-	}
-	start := len(dst)
-	dst = grow(dst, n*c.dtype.size)[:start+n*c.dtype.size]
-	out := dst[start:]
 	in, ds, as := src, c.dtype.size, c.astype.size
 	switch {
 	case c.dtype == c.astype && !c.dtype.isFloat() && c.dtype.order == binary.ByteOrder(binary.LittleEndian):
@@ -125,6 +119,23 @@ func (c *deltaCodec) astypeInt(b []byte) uint64 {
 }
 
 func (c *deltaCodec) MaxEncodedLen(n int) int { return n / c.dtype.size * c.astype.size }
+
+// extendElements checks that src holds whole elements of from and that as many
+// elements of width bytes fit within limit, then extends dst by their bytes.
+// It returns the extended dst, the extension and the element count; on error,
+// dst unchanged.
+func extendElements(id string, dst, src []byte, from numType, width, limit int) ([]byte, []byte, int, error) {
+	n, err := elementCount(id, src, from)
+	if err != nil {
+		return dst, nil, 0, err
+	}
+	if n > limit/width {
+		return dst, nil, 0, errTooLarge(id, limit)
+	}
+	start := len(dst)
+	dst = grow(dst, n*width)[:start+n*width]
+	return dst, dst[start:], n, nil
+}
 
 // elementCount returns how many elements of t src holds, rejecting a length
 // that is not a whole number of them.
