@@ -16,12 +16,13 @@ type File struct {
 	r  *fileio.Reader
 	sb *superblock
 
-	mu          sync.Mutex
-	headers     map[uint64]*objectHeader
-	links       map[uint64][]Link // sorted links of groups, by header address
-	collections map[uint64]collection
+	headers     *fileio.Memo[uint64, *objectHeader]
+	links       *fileio.Memo[uint64, []Link] // sorted links of groups, by header address
+	collections *fileio.Memo[uint64, collection]
 	sohm        map[uint16]uint64 // message type → shared message heap
-	paths       map[uint64]string // object address → path, once walked
+
+	mu    sync.Mutex
+	paths map[uint64]string // object address → path, once walked
 }
 
 // maxCachedHeaders bounds the object header cache; past it headers are
@@ -56,8 +57,8 @@ func Open(ctx context.Context, src source.Source, opts ...Option) (*File, error)
 	if err != nil {
 		return nil, fmt.Errorf("hdf5: %s: %w", src.Name(), err)
 	}
-	f := &File{r: r, sb: sb, headers: make(map[uint64]*objectHeader),
-		links: make(map[uint64][]Link), collections: make(map[uint64]collection),
+	f := &File{r: r, sb: sb, headers: fileio.NewMemo[uint64, *objectHeader](maxCachedHeaders),
+		links: fileio.NewMemo[uint64, []Link](maxCachedHeaders), collections: fileio.NewMemo[uint64, collection](maxCollections),
 		sohm: make(map[uint16]uint64)}
 	if err := f.loadSOHM(ctx); err != nil {
 		return nil, fmt.Errorf("hdf5: %s: %w", src.Name(), err)
@@ -99,21 +100,14 @@ func (f *File) Root() *Group {
 // header returns the parsed object header at addr, from the cache when
 // it was read before.
 func (f *File) header(ctx context.Context, addr uint64) (*objectHeader, error) {
-	f.mu.Lock()
-	h, ok := f.headers[addr]
-	f.mu.Unlock()
-	if ok {
+	if h, ok := f.headers.Get(addr); ok {
 		return h, nil
 	}
 	h, err := readObjectHeader(ctx, f.r, addr)
 	if err != nil {
 		return nil, err
 	}
-	f.mu.Lock()
-	if len(f.headers) < maxCachedHeaders {
-		f.headers[addr] = h
-	}
-	f.mu.Unlock()
+	f.headers.Put(addr, h)
 	return h, nil
 }
 

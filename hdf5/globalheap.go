@@ -49,22 +49,14 @@ func (f *File) ReadVlen(ctx context.Context, raw []byte) ([][]byte, error) {
 
 // collection returns the global heap collection at addr.
 func (f *File) collection(ctx context.Context, addr uint64) (collection, error) {
-	f.mu.Lock()
-	c, ok := f.collections[addr]
-	f.mu.Unlock()
-	if ok {
+	if c, ok := f.collections.Get(addr); ok {
 		return c, nil
 	}
 	c, err := f.readCollection(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("global heap collection at %d: %w", addr, err)
 	}
-	f.mu.Lock()
-	if len(f.collections) >= maxCollections {
-		clear(f.collections)
-	}
-	f.collections[addr] = c
-	f.mu.Unlock()
+	f.collections.Put(addr, c)
 	return c, nil
 }
 

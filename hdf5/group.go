@@ -115,22 +115,14 @@ func (g *Group) Members(ctx context.Context) ([]Link, error) {
 // groupLinks returns the sorted links of the group whose header is at
 // addr, from the cache when they were read before. The slice is shared.
 func (f *File) groupLinks(ctx context.Context, addr uint64) ([]Link, error) {
-	f.mu.Lock()
-	links, ok := f.links[addr]
-	f.mu.Unlock()
-	if ok {
+	if links, ok := f.links.Get(addr); ok {
 		return links, nil
 	}
 	links, err := f.readLinks(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
-	f.mu.Lock()
-	if len(f.links) >= maxCachedHeaders {
-		clear(f.links)
-	}
-	f.links[addr] = links
-	f.mu.Unlock()
+	f.links.Put(addr, links)
 	return links, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
@@ -20,8 +19,7 @@ type Tree struct {
 	levels   []level
 	nrecSize int // bytes of the "number of records" field of a child pointer
 
-	mu    sync.Mutex
-	nodes map[uint64]*node
+	nodes *fileio.Memo[uint64, *node]
 }
 
 // node is a decoded node: its records and, for internal nodes, one child
@@ -55,7 +53,7 @@ func Open(ctx context.Context, r *fileio.Reader, addr uint64) (*Tree, error) {
 		return nil, fmt.Errorf("%w: %d records, a depth %d tree holds at most %d (header at %d)",
 			ErrCorrupt, h.TotalRecords, h.Depth, lv[h.Depth].cumMax, addr)
 	}
-	return &Tree{Header: h, r: r, addr: addr, levels: lv, nrecSize: nrecSize, nodes: make(map[uint64]*node)}, nil
+	return &Tree{Header: h, r: r, addr: addr, levels: lv, nrecSize: nrecSize, nodes: fileio.NewMemo[uint64, *node](maxCachedNodes)}, nil
 }
 
 // Walk calls visit for every record of the tree at addr, in key order. It
@@ -153,9 +151,7 @@ func (t *Tree) node(ctx context.Context, c child, depth int) (*node, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	n, ok := t.nodes[c.addr]
-	t.mu.Unlock()
+	n, ok := t.nodes.Get(c.addr)
 	if ok {
 		if uint64(len(n.records)) != c.records {
 			return nil, fmt.Errorf("%w: node at %d has %d records, its parent says %d", ErrCorrupt, c.addr, len(n.records), c.records)
@@ -166,12 +162,7 @@ func (t *Tree) node(ctx context.Context, c child, depth int) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	if len(t.nodes) >= maxCachedNodes {
-		clear(t.nodes)
-	}
-	t.nodes[c.addr] = n
-	t.mu.Unlock()
+	t.nodes.Put(c.addr, n)
 	return n, nil
 }
 

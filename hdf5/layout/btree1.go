@@ -3,7 +3,6 @@ package layout
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
@@ -20,8 +19,7 @@ type btree1 struct {
 	g    *grid
 	rank int
 
-	mu    sync.Mutex
-	nodes map[uint64]*b1node
+	nodes *fileio.Memo[uint64, *b1node]
 }
 
 type b1node struct {
@@ -37,7 +35,7 @@ type b1key struct {
 }
 
 func newBTree1(r *fileio.Reader, l *Layout, g *grid) (*btree1, error) {
-	return &btree1{r: r, root: l.Addr, g: g, rank: len(l.Chunk), nodes: make(map[uint64]*b1node)}, nil
+	return &btree1{r: r, root: l.Addr, g: g, rank: len(l.Chunk), nodes: fileio.NewMemo[uint64, *b1node](maxCachedNodes)}, nil
 }
 
 // Lookup descends from the root along the keys.
@@ -140,20 +138,13 @@ func (t *btree1) node(ctx context.Context, addr uint64, level int) (*b1node, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	n, ok := t.nodes[addr]
-	t.mu.Unlock()
+	n, ok := t.nodes.Get(addr)
 	if !ok {
 		var err error
 		if n, err = t.readNode(ctx, addr); err != nil {
 			return nil, err
 		}
-		t.mu.Lock()
-		if len(t.nodes) >= maxCachedNodes {
-			clear(t.nodes)
-		}
-		t.nodes[addr] = n
-		t.mu.Unlock()
+		t.nodes.Put(addr, n)
 	}
 	if level >= 0 && int(n.level) != level {
 		return nil, fmt.Errorf("%w: B-tree node at %d has level %d, want %d", ErrCorrupt, addr, n.level, level)

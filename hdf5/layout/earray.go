@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sync"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
@@ -33,9 +32,8 @@ type extensibleArray struct {
 	dblkAddrs []uint64 // data blocks pointed to by the index block
 	sblkAddrs []uint64 // super blocks pointed to by the index block
 
-	mu     sync.Mutex
-	blocks map[uint64][]byte // data block and page elements by address
-	supers map[uint64]*superBlock
+	blocks *fileio.Memo[uint64, []byte] // data block and page elements by address
+	supers *fileio.Memo[uint64, *superBlock]
 }
 
 // sblkInfo describes the data blocks of one super block level.
@@ -74,7 +72,7 @@ func openExtensibleArray(ctx context.Context, r *fileio.Reader, l *Layout, g *gr
 	if unlim < 0 {
 		return nil, fmt.Errorf("%w: extensible array index without an unlimited maximum dimension", ErrCorrupt)
 	}
-	a := &extensibleArray{r: r, g: g, hdr: l.Addr, maxIdx: h.maxIdx, blocks: make(map[uint64][]byte), supers: make(map[uint64]*superBlock)}
+	a := &extensibleArray{r: r, g: g, hdr: l.Addr, maxIdx: h.maxIdx, blocks: fileio.NewMemo[uint64, []byte](maxCachedNodes), supers: fileio.NewMemo[uint64, *superBlock](maxCachedNodes)}
 	if a.lin, err = g.linear(g.order(unlim)); err != nil {
 		return nil, err
 	}
@@ -260,18 +258,8 @@ func (a *extensibleArray) locate(ctx context.Context, idx uint64) ([]byte, uint6
 }
 
 func (a *extensibleArray) cached(addr uint64) []byte {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.blocks[addr]
-}
-
-func (a *extensibleArray) store(addr uint64, b []byte) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.blocks) >= maxCachedNodes {
-		clear(a.blocks)
-	}
-	a.blocks[addr] = b
+	b, _ := a.blocks.Get(addr)
+	return b
 }
 
 // dataBlock returns the elements of an unpaged data block.
@@ -297,7 +285,7 @@ func (a *extensibleArray) dataBlock(ctx context.Context, addr, n uint64) ([]byte
 		return nil, fmt.Errorf("data block at %d: %w", addr, err)
 	}
 	elems := b[head : len(b)-4]
-	a.store(addr, elems)
+	a.blocks.Put(addr, elems)
 	return elems, nil
 }
 
@@ -314,14 +302,12 @@ func (a *extensibleArray) page(ctx context.Context, addr uint64) ([]byte, error)
 		return nil, fmt.Errorf("data block page at %d: %w", addr, err)
 	}
 	elems := b[:len(b)-4]
-	a.store(addr, elems)
+	a.blocks.Put(addr, elems)
 	return elems, nil
 }
 
 func (a *extensibleArray) superBlock(ctx context.Context, addr uint64, si sblkInfo) (*superBlock, error) {
-	a.mu.Lock()
-	sb, ok := a.supers[addr]
-	a.mu.Unlock()
+	sb, ok := a.supers.Get(addr)
 	if ok {
 		return sb, nil
 	}
@@ -355,12 +341,7 @@ func (a *extensibleArray) superBlock(ctx context.Context, addr uint64, si sblkIn
 	if err := d.Err(); err != nil {
 		return nil, fmt.Errorf("super block at %d: %w", addr, err)
 	}
-	a.mu.Lock()
-	if len(a.supers) >= maxCachedNodes {
-		clear(a.supers)
-	}
-	a.supers[addr] = sb
-	a.mu.Unlock()
+	a.supers.Put(addr, sb)
 	return sb, nil
 }
 

@@ -3,7 +3,6 @@ package layout
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
@@ -25,8 +24,7 @@ type fixedArray struct {
 	bitmap  []byte // page initialization bits
 	unpaged []byte // all elements when not paged
 
-	mu    sync.Mutex
-	pages map[uint64][]byte
+	pages *fileio.Memo[uint64, []byte]
 }
 
 func openFixedArray(ctx context.Context, r *fileio.Reader, l *Layout, g *grid) (*fixedArray, error) {
@@ -41,7 +39,7 @@ func openFixedArray(ctx context.Context, r *fileio.Reader, l *Layout, g *grid) (
 	d := fileio.NewDecoder(b, s)
 	d.Signature("FAHD")
 	version, client, elSize, pageBits := d.Uint8(), d.Uint8(), d.Uint8(), d.Uint8()
-	a := &fixedArray{r: r, g: g, nelmts: d.Length(), dblock: d.Offset(), pages: make(map[uint64][]byte)}
+	a := &fixedArray{r: r, g: g, nelmts: d.Length(), dblock: d.Offset(), pages: fileio.NewMemo[uint64, []byte](maxCachedNodes)}
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -126,9 +124,7 @@ func (a *fixedArray) element(ctx context.Context, idx uint64) ([]byte, error) {
 
 // page returns the elements of page p, checking its checksum.
 func (a *fixedArray) page(ctx context.Context, p uint64) ([]byte, error) {
-	a.mu.Lock()
-	page, ok := a.pages[p]
-	a.mu.Unlock()
+	page, ok := a.pages.Get(p)
 	if ok {
 		return page, nil
 	}
@@ -143,12 +139,7 @@ func (a *fixedArray) page(ctx context.Context, p uint64) ([]byte, error) {
 		return nil, fmt.Errorf("data block page %d at %d: %w", p, addr, err)
 	}
 	page = b[:n*es]
-	a.mu.Lock()
-	if len(a.pages) >= maxCachedNodes {
-		clear(a.pages)
-	}
-	a.pages[p] = page
-	a.mu.Unlock()
+	a.pages.Put(p, page)
 	return page, nil
 }
 
