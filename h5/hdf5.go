@@ -186,13 +186,13 @@ type hdf5Storage struct {
 	scalar bool
 	items  func(ctx context.Context, raw []byte) ([]any, error) // vlen and reference elements
 
-	filters []layout.Filter
-	mu      sync.Mutex
-	st      *storage
+	pipes *pipelines // the chunk pipeline, one per filter mask
+	mu    sync.Mutex
+	st    *storage
 }
 
 func newHDF5Storage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*hdf5Storage, error) {
-	s := &hdf5Storage{hf: hf, hd: hd, path: path, filters: hd.Filters()}
+	s := &hdf5Storage{hf: hf, hd: hd, path: path}
 	space := hd.Space()
 	for _, n := range hd.Shape() {
 		if n > math.MaxInt32*1024 {
@@ -228,14 +228,12 @@ func newHDF5Storage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*hdf5Storage,
 	if s.chunks == nil {
 		s.chunks = slices.Clone(s.shape)
 	}
-	for _, flt := range s.filters {
-		cfg, err := flt.Codec(int(hd.Datatype().Size))
-		if err != nil {
-			return nil, err
-		}
-		id, _ := codecID(cfg)
-		s.codecs = append(s.codecs, id)
+	s.pipes = &pipelines{filters: hd.Filters(), elemSize: int(hd.Datatype().Size), byMask: map[uint32]*codecs.Pipeline{}}
+	full, err := s.pipes.get(0) // an unknown filter fails here, naming it
+	if err != nil {
+		return nil, err
 	}
+	s.codecs = full.IDs()
 	return s, nil
 }
 
@@ -274,14 +272,6 @@ func (s *hdf5Storage) itemDecoder() func(context.Context, []byte) ([]any, error)
 		}
 		return out, nil
 	}
-}
-
-func codecID(cfg []byte) (string, error) {
-	var c struct {
-		ID string `json:"id"`
-	}
-	err := json.Unmarshal(cfg, &c)
-	return c.ID, err
 }
 
 // get returns the engine's view of the dataset, reading its chunk index on
@@ -363,8 +353,7 @@ func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
 		if err != nil {
 			return nil, err
 		}
-		pipes := &pipelines{filters: s.filters, elemSize: int(t.Size), byMask: map[uint32]*codecs.Pipeline{}}
-		full, err := pipes.get(0)
+		full, err := s.pipes.get(0)
 		if err != nil {
 			return nil, err
 		}
@@ -381,7 +370,7 @@ func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
 			}
 			out := engine.Chunk{Src: src, Off: int64(base + ch.Addr), Len: int64(ch.Size)}
 			if mask != 0 {
-				if out.Pipeline, err = pipes.get(mask); err != nil {
+				if out.Pipeline, err = s.pipes.get(mask); err != nil {
 					return engine.Chunk{}, err
 				}
 			}
