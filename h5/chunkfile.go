@@ -6,7 +6,7 @@ import (
 )
 
 // chunkFile is a local file opened anew for each read: a Zarr directory store
-// has one file per chunk, too many to keep open.
+// has one file per chunk and per metadata document, too many to keep open.
 type chunkFile string
 
 func (c chunkFile) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 
@@ -164,11 +163,7 @@ func (f *File) zarrLocate(key string, meta *zarrmeta.Array) func(context.Context
 		if f.kind == Zarr && !store.IsURL(v.URL) {
 			// One file per chunk: open it for the read alone, so that a store
 			// of many thousand chunks does not hold as many descriptors.
-			st, err := os.Stat(v.URL)
-			if err != nil {
-				return engine.Chunk{}, err
-			}
-			return engine.Chunk{Src: chunkFile(v.URL), Len: st.Size()}, nil
+			return engine.Chunk{Src: chunkFile(v.URL), Len: v.Len}, nil
 		}
 		src, err := f.pool.Open(ctx, v.URL)
 		if err != nil {

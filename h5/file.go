@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -300,29 +299,29 @@ const maxMetadataSize = 1 << 30
 
 // readAll reads a whole object through the file's source pool.
 func (f *File) readAll(ctx context.Context, name string) ([]byte, error) {
-	if !store.IsURL(name) {
-		return readLocal(name)
-	}
-	src, err := f.pool.Open(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	size, err := src.Size(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return readRange(ctx, src, 0, size)
+	return f.readMeta(ctx, name, 0, -1)
 }
 
-func readLocal(name string) ([]byte, error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, err
+// readMeta reads n bytes at off of the object name (to its end when n < 0),
+// a metadata document of bounded size. A local file is opened for the read
+// alone (a Zarr directory holds one per group and array); a URL goes through
+// the file's source pool.
+func (f *File) readMeta(ctx context.Context, name string, off, n int64) ([]byte, error) {
+	var src source.Source = chunkFile(name)
+	if store.IsURL(name) {
+		var err error
+		if src, err = f.pool.Open(ctx, name); err != nil {
+			return nil, err
+		}
 	}
-	if st.Size() > maxMetadataSize {
-		return nil, fmt.Errorf("%s: %d bytes is too large for a metadata file", name, st.Size())
+	if n < 0 {
+		size, err := src.Size(ctx)
+		if err != nil {
+			return nil, err
+		}
+		n = size - off
 	}
-	return os.ReadFile(filepath.Clean(name))
+	return readRange(ctx, src, off, n)
 }
 
 func readRange(ctx context.Context, src source.Source, off, n int64) ([]byte, error) {

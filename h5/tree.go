@@ -140,22 +140,7 @@ func (f *File) metaBytes(ctx context.Context, key string) ([]byte, error) {
 	if v.InMemory() {
 		return v.Data, nil
 	}
-	if v.Off == 0 && v.Len < 0 {
-		return f.readAll(ctx, v.URL)
-	}
-	src, err := f.pool.Open(ctx, v.URL)
-	if err != nil {
-		return nil, err
-	}
-	n := v.Len
-	if n < 0 {
-		size, err := src.Size(ctx)
-		if err != nil {
-			return nil, err
-		}
-		n = size - v.Off
-	}
-	return readRange(ctx, src, v.Off, n)
+	return f.readMeta(ctx, v.URL, v.Off, v.Len)
 }
 
 // userAttrs converts the user attributes of a .zattrs document.

@@ -35,7 +35,7 @@ func OpenDir(root string) (*Dir, error) {
 // Name returns the store's directory.
 func (d *Dir) Name() string { return d.root }
 
-// Get locates the file holding key.
+// Get locates the file holding key: all of it, with its size.
 func (d *Dir) Get(_ context.Context, key string) (Value, error) {
 	p, err := d.path(key)
 	if err != nil {
@@ -48,7 +48,7 @@ func (d *Dir) Get(_ context.Context, key string) (Value, error) {
 	if err != nil {
 		return Value{}, fmt.Errorf("store: %w", err)
 	}
-	return Value{URL: p, Len: -1}, nil
+	return Value{URL: p, Len: st.Size()}, nil
 }
 
 // List returns the subdirectories of dir that hold a Zarr group or array.
