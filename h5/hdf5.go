@@ -82,10 +82,10 @@ func (b *h5builder) group(ctx context.Context, hg *hdf5.Group, path string, dept
 		childPath := joinPath(path, l.Name)
 		switch l.Type {
 		case hdf5.LinkSoft:
-			g.links = append(g.links, Link{Name: l.Name, Kind: SoftLink, Target: l.Target})
+			g.add(Link{Name: l.Name, Kind: SoftLink, Target: l.Target}, nil)
 			continue
 		case hdf5.LinkExternal:
-			g.links = append(g.links, Link{Name: l.Name, Kind: ExternalLink, Target: l.Target, File: l.File})
+			g.add(Link{Name: l.Name, Kind: ExternalLink, Target: l.Target, File: l.File}, nil)
 			continue
 		}
 		obj, err := hg.Lookup(ctx, l.Name)
