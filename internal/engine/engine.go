@@ -49,11 +49,18 @@ type Array struct {
 	// PadShort allows a raw chunk shorter than the chunk size, zero-padded (LINDI
 	// splits contiguous HDF5 datasets into chunks whose last one is short).
 	PadShort bool
-	// Locate finds the chunk at the given grid coordinates. It is called from
-	// several goroutines at once.
-	Locate func(ctx context.Context, coords []int) (Chunk, error)
+	// Locator finds the stored chunks.
+	Locator Locator
 	// Name identifies the array in errors.
 	Name string
+}
+
+// Locator finds the stored chunk at the given grid coordinates. It is called
+// from several goroutines at once. Each format implements it by its own rules:
+// a Zarr key lookup, an HDF5 chunk index, a contiguous byte range cut into
+// virtual chunks.
+type Locator interface {
+	Locate(ctx context.Context, coords []int) (Chunk, error)
 }
 
 // Options tune a read. The zero value is ready to use.
@@ -130,7 +137,7 @@ func (a *Array) check() error {
 	if len(a.Shape) != len(a.Chunks) {
 		return fmt.Errorf("engine: %s: shape %v and chunks %v differ in rank", a.Name, a.Shape, a.Chunks)
 	}
-	if a.Locate == nil {
+	if a.Locator == nil {
 		return fmt.Errorf("engine: %s: no chunk locator", a.Name)
 	}
 	return nil
@@ -286,7 +293,7 @@ func locate(ctx context.Context, a *Array, plan *selection.Plan) ([]job, error) 
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				c, err := a.Locate(gctx, share[i].plan.Coords)
+				c, err := a.Locator.Locate(gctx, share[i].plan.Coords)
 				if err != nil {
 					return &ChunkError{Array: a.Name, Coords: share[i].plan.Coords, Where: "index", Err: err}
 				}

@@ -67,13 +67,13 @@ func (ta testArray) build() *Array {
 	return &Array{
 		Shape: []int{ta.rows, ta.cols}, Chunks: ta.chunks, ItemSize: 2, FOrder: ta.forder,
 		Fill: []byte{0x34, 0x12}, Name: "test",
-		Locate: func(_ context.Context, c []int) (Chunk, error) {
+		Locator: locateFunc(func(_ context.Context, c []int) (Chunk, error) {
 			ch := where[[2]int{c[0], c[1]}]
 			if !ch.Missing && ch.Data == nil {
 				ch.Src = src
 			}
 			return ch, nil
-		},
+		}),
 	}
 }
 
@@ -173,7 +173,7 @@ func TestReadErrors(t *testing.T) {
 	}
 
 	short := ta.build()
-	short.Locate = func(_ context.Context, c []int) (Chunk, error) { return Chunk{Data: []byte{1, 2, 3}}, nil }
+	short.Locator = locateFunc(func(_ context.Context, c []int) (Chunk, error) { return Chunk{Data: []byte{1, 2, 3}}, nil })
 	var ce *ChunkError
 	if err := Read(context.Background(), short, r, make([]byte, 32), Options{}); !errors.As(err, &ce) || ce.Where != "inline" {
 		t.Errorf("short raw chunk: got %v", err)
@@ -185,7 +185,7 @@ func TestReadErrors(t *testing.T) {
 
 	boom := errors.New("index is broken")
 	bad := ta.build()
-	bad.Locate = func(context.Context, []int) (Chunk, error) { return Chunk{}, boom }
+	bad.Locator = locateFunc(func(context.Context, []int) (Chunk, error) { return Chunk{}, boom })
 	if err := Read(context.Background(), bad, r, make([]byte, 32), Options{}); !errors.Is(err, boom) {
 		t.Errorf("locate error: got %v", err)
 	}
@@ -203,9 +203,9 @@ func (stall) Name() string                        { return "stall" }
 
 func TestReadCancel(t *testing.T) {
 	a := &Array{Shape: []int{100}, Chunks: []int{10}, ItemSize: 1, Name: "stalled",
-		Locate: func(_ context.Context, c []int) (Chunk, error) {
+		Locator: locateFunc(func(_ context.Context, c []int) (Chunk, error) {
 			return Chunk{Src: stall{}, Off: int64(c[0]) * 1000, Len: 10}, nil
-		}}
+		})}
 	r, _ := selection.Selection{}.Resolve(a.Shape)
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -281,9 +281,9 @@ func TestReadPartOfRawChunk(t *testing.T) {
 	}
 	src := &counting{Bytes: source.NewBytes("big", blob[:len(blob)-cols])} // the last row is not stored
 	a := &Array{Shape: []int{rows, cols}, Chunks: []int{rows, cols}, ItemSize: 1, PadShort: true, Name: "raw",
-		Locate: func(context.Context, []int) (Chunk, error) {
+		Locator: locateFunc(func(context.Context, []int) (Chunk, error) {
 			return Chunk{Src: src, Len: int64(len(blob) - cols)}, nil
-		}}
+		})}
 	for _, tc := range []struct {
 		sel   string
 		first byte
@@ -337,3 +337,8 @@ func TestProgress(t *testing.T) {
 		t.Errorf("%d calls reaching %d, want 8 and 8", calls.Load(), last.Load())
 	}
 }
+
+// locateFunc adapts a function to a Locator, for tests.
+type locateFunc func(ctx context.Context, coords []int) (Chunk, error)
+
+func (f locateFunc) Locate(ctx context.Context, coords []int) (Chunk, error) { return f(ctx, coords) }

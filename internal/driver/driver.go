@@ -1,0 +1,306 @@
+// Package driver is the seam between the h5 API and the container formats.
+//
+// Each format (a LINDI JSON file, a Zarr v2 store, an HDF5 file, …) is a
+// Driver in a package of its own under internal/driver. A driver recognises
+// its format (Sniff) and opens it into a tree of Groups and Datasets whose
+// data the engine reads through the Locators the driver provides. The h5
+// package loops over the registered drivers and never names a format.
+//
+// To add a container format: write a package under internal/driver that
+// implements Driver, call Register from its init function, and import it for
+// its side effect in h5/drivers.go.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"sync"
+
+	"github.com/lindigo/lindi/codecs"
+	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// ErrFormat is wrapped by errors for metadata that cannot be understood. The
+// h5 package reports it as h5.ErrFormat.
+var ErrFormat = errors.New("malformed metadata")
+
+// ErrNotMine is returned (wrapped) by Open when the input turns out not to be
+// in the driver's format after all, so that the next candidate is tried.
+var ErrNotMine = errors.New("not in this format")
+
+// ErrNeedsHDF5 is wrapped by errors for datasets kept only in an HDF5 file
+// (LINDI's _EXTERNAL_ARRAY_LINK) when that file cannot be read.
+var ErrNeedsHDF5 = errors.New("dataset is stored in an HDF5 file")
+
+// Match is how sure a driver is that an input is in its format.
+type Match int
+
+// The answers of Sniff.
+const (
+	No    Match = iota // not this format
+	Maybe              // possibly: try to open it when no driver says Yes
+	Yes                // this format
+)
+
+// Driver reads one container format.
+type Driver interface {
+	// Name names the format, as h5.File.Format reports it ("LINDI JSON").
+	Name() string
+	// Sniff tells whether the input is in the driver's format, from its name
+	// and, when needed, its first bytes (Input.Head).
+	Sniff(ctx context.Context, in *Input) (Match, error)
+	// Open reads the input's object tree and returns its root group.
+	Open(ctx context.Context, env *Env, in *Input) (*Group, error)
+}
+
+var (
+	regMu   sync.Mutex
+	drivers []Driver
+)
+
+// Register makes a driver available to h5.Open. Drivers are consulted in the
+// order they register; it is meant to be called from an init function.
+func Register(d Driver) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	drivers = append(drivers, d)
+}
+
+// Drivers returns the registered drivers in registration order.
+func Drivers() []Driver {
+	regMu.Lock()
+	defer regMu.Unlock()
+	return append([]Driver(nil), drivers...)
+}
+
+// Env is what a file gives its driver: the byte sources it reads through, the
+// codecs chunks are decoded with, and a memo for what the file opens once
+// (an HDF5 file named by several _EXTERNAL_ARRAY_LINKs).
+type Env struct {
+	// Pool opens the file's byte sources.
+	Pool *source.Pool
+	// Codecs builds the codec pipelines of the file's datasets.
+	Codecs *codecs.Registry
+	// HDF5CacheBytes bounds the metadata cache of each HDF5 file opened; 0
+	// means the hdf5 package's default.
+	HDF5CacheBytes int64
+
+	mu   sync.Mutex
+	memo map[string]any
+}
+
+// Memo returns the value stored under key, calling open to make it the first
+// time. A failure is not remembered: the next call tries again.
+func (e *Env) Memo(key string, open func() (any, error)) (any, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v, ok := e.memo[key]; ok {
+		return v, nil
+	}
+	v, err := open()
+	if err != nil {
+		return nil, err
+	}
+	if e.memo == nil {
+		e.memo = map[string]any{}
+	}
+	e.memo[key] = v
+	return v, nil
+}
+
+// Ref is an object reference, in attribute values and in the items of
+// reference datasets: the absolute path of the object it points at.
+type Ref struct {
+	Path string
+}
+
+// LinkKind tells what a link in a group points at.
+type LinkKind int
+
+// The kinds of link.
+const (
+	HardLink     LinkKind = iota // the member itself (Node)
+	SoftLink                     // a path in the same file (Target)
+	ExternalLink                 // a path (Target) in another file (File)
+)
+
+// Link is one member of a group.
+type Link struct {
+	Name   string
+	Kind   LinkKind
+	Target string // the path a soft or external link points at
+	File   string // the file an external link points into
+	Node   Node   // the target of a hard link: *Group or *Dataset
+}
+
+// Node is a *Group or a *Dataset.
+type Node interface{ node() }
+
+// Group is a group as a driver opened it.
+type Group struct {
+	// Addr identifies the group within its file when it can be reached by
+	// several hard links (an HDF5 object header address); 0 otherwise.
+	Addr uint64
+	// Attrs holds the attribute values: nil, bool, int64, uint64, float64,
+	// string, []byte, Ref, slices of those, or []any for nested or mixed
+	// lists. An attribute that cannot be decoded is an error value.
+	Attrs map[string]any
+	// Links are the group's members known when it was opened.
+	Links []Link
+	// Finder, when set, looks up members not in Links: a store that cannot
+	// be listed (Zarr over HTTP without .zmetadata) learns its members path
+	// by path.
+	Finder Finder
+}
+
+// Finder finds a member of a group of a store that cannot be listed.
+type Finder interface {
+	// Find looks up the member name of the group at path; ok is false when
+	// there is none.
+	Find(ctx context.Context, path, name string) (l Link, ok bool, err error)
+}
+
+func (*Group) node() {}
+
+// Layout is how a dataset's elements are stored.
+type Layout int
+
+// The storage layouts, as HDF5 names them; every Zarr array is Chunked.
+const (
+	Chunked    Layout = iota // in chunks, each located by the chunk index or key
+	Contiguous               // in one byte range of the file
+	Compact                  // inside the dataset's metadata
+)
+
+// String names the layout as h5py does: "chunked", "contiguous", "compact".
+func (l Layout) String() string {
+	switch l {
+	case Chunked:
+		return "chunked"
+	case Contiguous:
+		return "contiguous"
+	case Compact:
+		return "compact"
+	}
+	return fmt.Sprintf("Layout(%d)", int(l))
+}
+
+// Dataset is a dataset as a driver opened it.
+type Dataset struct {
+	// Attrs holds the attribute values (see Group.Attrs).
+	Attrs map[string]any
+	// Shape is the shape users see (empty for a scalar).
+	Shape []int
+	// DType is the element type as stored.
+	DType zarrmeta.DType
+	// Chunks is the chunk shape; nil for a contiguous or compact dataset.
+	Chunks []int
+	// Layout is how the elements are stored.
+	Layout Layout
+	// Fill is the value unwritten elements read as.
+	Fill zarrmeta.Fill
+	// Codecs lists the ids of the codecs a chunk passes through, in the order
+	// they were applied when writing.
+	Codecs []string
+	// Scalar is set for a dataset of shape ().
+	Scalar bool
+	// Rows is set for a compound dtype stored as rows of items (LINDI's
+	// _COMPOUND_DTYPE over an object array): reads pack them when they can.
+	Rows bool
+	// Err says why the dataset cannot be read; Storage is then nil.
+	Err error
+	// Storage gives the engine's view of the stored elements.
+	Storage Storage
+}
+
+func (*Dataset) node() {}
+
+// Storage gives a dataset's stored form, reading what it needs (a chunk
+// index, an external HDF5 file) on first use. It is safe for concurrent use.
+type Storage interface {
+	Stored(ctx context.Context) (*Stored, error)
+}
+
+// Stored is a dataset's elements as the engine reads them.
+type Stored struct {
+	// Array is the chunked array the engine reads. For a scalar it has shape [1].
+	Array *engine.Array
+	// Items, when set, turns what the engine read into the items of the
+	// result (variable-length strings, references, JSON values).
+	Items Items
+}
+
+// Items turns stored elements into Go values: strings, []byte, int64,
+// uint64, float64, bool, Ref, nil or []any (a compound row).
+type Items interface {
+	// Items converts raw, the fixed-size stored elements of a read (nil for
+	// an object array), or objs, the items of an object array (converted in
+	// place), and returns the items.
+	Items(ctx context.Context, raw []byte, objs []any) ([]any, error)
+}
+
+// Fixed is a Storage that was built at open time.
+type Fixed Stored
+
+// Stored returns s.
+func (s *Fixed) Stored(context.Context) (*Stored, error) { return (*Stored)(s), nil }
+
+// Input is what Open was asked to open, with its first bytes read on demand.
+type Input struct {
+	// Name is the local path or URL.
+	Name string
+	// URL is set when Name is an http(s) URL.
+	URL bool
+	// Dir is set for a local directory.
+	Dir bool
+
+	env      *Env
+	headOnce sync.Once
+	head     []byte
+	headErr  error
+}
+
+// NewInput describes name to the drivers, which read through env.
+func NewInput(env *Env, name string, isURL, isDir bool) *Input {
+	return &Input{Name: name, URL: isURL, Dir: isDir, env: env}
+}
+
+// headSize is how many bytes Head reads.
+const headSize = 64
+
+// Head returns the first bytes of a file (fewer for a shorter file), read
+// once and shared by every driver that asks.
+func (in *Input) Head(ctx context.Context) ([]byte, error) {
+	if in.Dir {
+		return nil, nil
+	}
+	in.headOnce.Do(func() {
+		src, err := in.env.Pool.Open(ctx, in.Name)
+		if err != nil {
+			in.headErr = err
+			return
+		}
+		buf := make([]byte, headSize)
+		n, err := src.ReadAt(ctx, buf, 0)
+		if err != nil && n < len(buf) && !isEOF(err) {
+			in.headErr = err
+			return
+		}
+		in.head = buf[:n]
+	})
+	return in.head, in.headErr
+}
+
+func isEOF(err error) bool { return errors.Is(err, io.EOF) }
+
+// NotFound reports whether err says that a file, URL or key does not exist.
+func NotFound(err error) bool {
+	var he *source.HTTPError
+	return errors.Is(err, fs.ErrNotExist) || errors.As(err, &he) && he.Status == http.StatusNotFound
+}
