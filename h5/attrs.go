@@ -1,6 +1,8 @@
 package h5
 
 import (
+	"github.com/lindigo/lindi/internal/driver"
+
 	"fmt"
 	"math"
 	"sort"
@@ -216,8 +218,19 @@ func convertSlice[T, S int64 | uint64 | float64](s []S) []T {
 	return out
 }
 
-// normalize turns a homogeneous []any into the typed slice for its element type.
+// normalize turns the drivers' references into References and a
+// homogeneous []any into the typed slice for its element type.
 func normalize(v any) any {
+	switch x := v.(type) {
+	case driver.Ref:
+		return Reference{Path: x.Path}
+	case []driver.Ref:
+		out := make([]Reference, len(x))
+		for i, r := range x {
+			out[i] = Reference{Path: r.Path}
+		}
+		return out
+	}
 	list, ok := v.([]any)
 	if !ok {
 		return v

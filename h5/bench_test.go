@@ -62,7 +62,7 @@ func BenchmarkReadLocalCompressed(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer f.Close()
-			d, err := f.Dataset("a")
+			d, err := f.Dataset(ctx, "a")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -51,7 +51,7 @@ func TestConformance(t *testing.T) {
 		}
 		for _, name := range c.Files {
 			t.Run(name+"/"+c.ID, func(t *testing.T) {
-				d, err := files.get(t, name).Dataset(c.Dataset)
+				d, err := files.get(t, name).Dataset(ctx, c.Dataset)
 				if err != nil {
 					t.Fatal(err)
 				}

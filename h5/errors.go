@@ -1,6 +1,10 @@
 package h5
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/lindigo/lindi/internal/driver"
+)
 
 var (
 	// ErrNotFound is wrapped by errors for paths that name no object.
@@ -16,8 +20,8 @@ var (
 	// ErrType is wrapped by errors for reads or conversions that the dataset's dtype does not allow.
 	ErrType = errors.New("h5: type mismatch")
 	// ErrFormat is wrapped by errors for metadata that cannot be understood.
-	ErrFormat = errors.New("h5: malformed metadata")
+	ErrFormat = driver.ErrFormat
 	// ErrNeedsHDF5 is wrapped by errors for datasets kept only in an HDF5 file
 	// (LINDI's _EXTERNAL_ARRAY_LINK) when that file cannot be read.
-	ErrNeedsHDF5 = errors.New("h5: dataset is stored in an HDF5 file")
+	ErrNeedsHDF5 = driver.ErrNeedsHDF5
 )

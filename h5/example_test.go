@@ -16,7 +16,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	ds, err := f.Dataset("acquisition/ElectricalSeries/data")
+	ds, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func ExampleDense() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	ds, err := f.Dataset("processing/behavior/Position/SpatialSeries/data")
+	ds, err := f.Dataset(ctx, "processing/behavior/Position/SpatialSeries/data")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func ExampleDataset_ReadStrings() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	ds, err := f.Dataset("misc/vlen_strings")
+	ds, err := f.Dataset(ctx, "misc/vlen_strings")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func ExampleAttrs() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	g, err := f.Group("nested/group")
+	g, err := f.Group(ctx, "nested/group")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -103,11 +103,11 @@ func ExampleGroup_Walk() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	g, err := f.Group("acquisition/ElectricalSeries")
+	g, err := f.Group(ctx, "acquisition/ElectricalSeries")
 	if err != nil {
 		log.Fatal(err)
 	}
-	g.Walk(func(path string, l h5.Link, o h5.Object, err error) error {
+	g.Walk(ctx, func(path string, l h5.Link, o h5.Object, err error) error {
 		if l.Kind == h5.SoftLink {
 			fmt.Println(path, "→", l.Target)
 			return nil

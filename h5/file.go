@@ -1,64 +1,30 @@
 package h5
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"net/http"
-	"net/url"
 	"os"
 	"strings"
-	"sync"
 
-	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/codecs"
+	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/io/fetch"
 	"github.com/lindigo/lindi/io/source"
-	"github.com/lindigo/lindi/store"
 )
-
-// Kind is the format a File was opened from.
-type Kind int
-
-// The formats Open understands.
-const (
-	LINDIJSON Kind = iota + 1 // a LINDI JSON reference file
-	Zarr                      // a Zarr v2 store: a directory, or a URL
-	HDF5                      // an HDF5 file
-)
-
-// String names the format.
-func (k Kind) String() string {
-	switch k {
-	case LINDIJSON:
-		return "LINDI JSON"
-	case Zarr:
-		return "Zarr v2"
-	case HDF5:
-		return "HDF5"
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
 
 // File is an open file: the root of a tree of groups and datasets.
 type File struct {
 	name     string
-	kind     Kind
+	format   string
 	root     *Group
-	st       store.Store
-	pool     *source.Pool
+	env      *driver.Env
 	fetcher  *fetch.Fetcher
 	workers  int
 	progress func(done, total int)
-
-	mu   sync.Mutex
-	hdf5 map[string]*hdf5.File // HDF5 files opened so far, by name
-
-	// lazy is set for a store that cannot be listed (a Zarr store over HTTP
-	// without .zmetadata): groups learn their members as paths are looked up.
-	lazy bool
+	// finder, when set, looks up members that groups do not list (a store
+	// that cannot be listed).
+	finder driver.Finder
 }
 
 // Option configures Open.
@@ -68,14 +34,16 @@ type options struct {
 	workers     int
 	concurrency int
 	cacheBytes  int64 // -1: the default
+	metaBytes   int64
 	progress    func(done, total int)
+	codecs      *codecs.Registry
 	sourceOpts  []source.Option
 }
 
-// WithCacheBytes bounds the cache of fetched byte ranges of a remote file at n
-// bytes; 0 turns caching off. By default the ranges read from http(s) URLs
-// are kept in one cache of source.DefaultCacheBytes shared by every file the
-// process opens, and local files are not cached (the operating system does).
+// WithCacheBytes bounds the cache of byte ranges the file fetches at n bytes;
+// 0 turns caching off. By default a file read over http(s) caches up to
+// source.DefaultCacheBytes, and a local file is not cached (the operating
+// system does).
 func WithCacheBytes(n int64) Option {
 	return func(o *options) error {
 		if n < 0 {
@@ -86,20 +54,17 @@ func WithCacheBytes(n int64) Option {
 	}
 }
 
-// sharedCache is the default cache of remote byte ranges, for every File.
-var sharedCache = sync.OnceValues(func() (*source.LRU, error) { return source.NewLRU(source.DefaultCacheBytes) })
-
-// cacheOption returns the source option that caches the file's byte ranges, or nil.
-func (o *options) cacheOption(name string) (source.Option, error) {
-	switch {
-	case o.cacheBytes == 0, o.cacheBytes < 0 && !store.IsURL(name):
-		return nil, nil
-	case o.cacheBytes < 0:
-		lru, err := sharedCache()
-		return source.WithCache(lru), err
+// WithMetadataCacheBytes bounds the memory of the metadata page cache of each
+// HDF5 file read (object headers, B-trees, heaps); the default is the hdf5
+// package's. n must be positive.
+func WithMetadataCacheBytes(n int64) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("h5: WithMetadataCacheBytes(%d): must be positive", n)
+		}
+		o.metaBytes = n
+		return nil
 	}
-	lru, err := source.NewLRU(o.cacheBytes)
-	return source.WithCache(lru), err
 }
 
 // WithProgress makes every read of the file call fn after each chunk it
@@ -136,8 +101,21 @@ func WithConcurrency(n int) Option {
 	}
 }
 
-// WithSourceOptions passes options (HTTP client, retries, caching, URL
-// resolution) to the byte sources the file reads through.
+// WithCodecs decodes the file's chunks with the codecs of r instead of the
+// built-in ones (codecs.NewRegistry returns the built-ins, to extend).
+func WithCodecs(r *codecs.Registry) Option {
+	return func(o *options) error {
+		if r == nil {
+			return errors.New("h5: WithCodecs(nil)")
+		}
+		o.codecs = r
+		return nil
+	}
+}
+
+// WithSourceOptions passes options (HTTP client, retries, timeouts, URL
+// resolution) to the byte sources the file reads through. Caching is set by
+// WithCacheBytes, which overrides a source.WithCache given here.
 func WithSourceOptions(opts ...source.Option) Option {
 	return func(o *options) error {
 		o.sourceOpts = append(o.sourceOpts, opts...)
@@ -145,27 +123,40 @@ func WithSourceOptions(opts ...source.Option) Option {
 	}
 }
 
-// hdf5Signature starts every HDF5 file (at offset 0, 512, 1024, …).
-var hdf5Signature = []byte("\x89HDF\r\n\x1a\n")
+// pool opens the byte sources of the file called name.
+func (o *options) pool(name string) (*source.Pool, error) {
+	opts := o.sourceOpts
+	if o.cacheBytes > 0 || o.cacheBytes < 0 && isURL(name) {
+		n := o.cacheBytes
+		if n < 0 {
+			n = source.DefaultCacheBytes
+		}
+		lru, err := source.NewLRU(n)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, source.WithCache(lru))
+	}
+	return source.NewPool(opts...)
+}
 
 // Open opens name, a local path or an http(s) URL of a LINDI JSON file, a Zarr
 // v2 directory store or an HDF5 file, and reads its object tree.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
-	o := options{cacheBytes: -1}
+	o := options{cacheBytes: -1, codecs: codecs.Default}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
 		}
 	}
-	cache, err := o.cacheOption(name)
+	pool, err := o.pool(name)
 	if err != nil {
 		return nil, fmt.Errorf("h5: open %s: %w", name, err)
 	}
-	pool, err := source.NewPool(append([]source.Option{cache}, o.sourceOpts...)...)
-	if err != nil {
-		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+	f := &File{
+		name: name, workers: o.workers, progress: o.progress,
+		env: &driver.Env{Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes},
 	}
-	f := &File{name: name, pool: pool, workers: o.workers, progress: o.progress}
 	if o.concurrency > 0 {
 		if f.fetcher, err = fetch.New(fetch.WithConcurrency(o.concurrency)); err != nil {
 			pool.Close()
@@ -179,195 +170,92 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	return f, nil
 }
 
+// open gives the file to the first driver sure of its format, or else tries
+// those that might read it, in order.
 func (f *File) open(ctx context.Context) error {
-	if !store.IsURL(f.name) {
-		st, err := os.Stat(f.name)
+	in, err := f.input()
+	if err != nil {
+		return err
+	}
+	var maybe []driver.Driver
+	for _, d := range driver.Drivers() {
+		m, err := d.Sniff(ctx, in)
 		if err != nil {
 			return err
 		}
-		if st.IsDir() {
-			return f.openZarrDir(ctx)
+		switch m {
+		case driver.Yes:
+			return f.openWith(ctx, d, in)
+		case driver.Maybe:
+			maybe = append(maybe, d)
 		}
 	}
-	if store.IsURL(f.name) && isJSONURL(f.name) {
-		return f.openLINDI(ctx) // saves the round trip that sniffing the format costs
-	}
-	head, err := f.head(ctx)
-	switch {
-	case err != nil && !(store.IsURL(f.name) && notFound(err)):
-		return err
-	case err != nil:
-		// A URL that is no file may be the root of a Zarr store.
-		return f.openZarrURL(ctx)
-	case bytes.HasPrefix(head, hdf5Signature):
-		return f.openHDF5(ctx)
-	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")):
-		return f.openLINDI(ctx)
-	}
-	// The HDF5 superblock may follow a user block (at 512, 1024, … bytes).
-	err = f.openHDF5(ctx)
-	switch {
-	case !errors.Is(err, hdf5.ErrNotHDF5):
-		return err
-	case store.IsURL(f.name):
-		return f.openZarrURL(ctx)
+	for _, d := range maybe {
+		if err := f.openWith(ctx, d, in); !errors.Is(err, driver.ErrNotMine) {
+			return err
+		}
 	}
 	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
 }
 
-// openZarrURL opens a Zarr v2 store served over HTTP, with its consolidated
-// metadata when it has .zmetadata.
-func (f *File) openZarrURL(ctx context.Context) error {
-	base := strings.TrimRight(f.name, "/")
-	consolidated, err := f.readAll(ctx, base+"/.zmetadata")
-	if err != nil && !notFound(err) {
-		return err
+func (f *File) input() (*driver.Input, error) {
+	if isURL(f.name) {
+		return driver.NewInput(f.env, f.name, true, false), nil
 	}
-	st, err := store.NewRemote(base, consolidated)
-	if err != nil {
-		return err
-	}
-	f.st = st
-	if _, err := f.meta(ctx, ".zgroup"); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("%w: not a LINDI JSON file, an HDF5 file or a Zarr group (no %s/.zgroup)", ErrFormat, base)
-		}
-		return err
-	}
-	f.kind = Zarr
-	f.lazy = !st.Listable()
-	return f.buildTree(ctx, st)
-}
-
-// isJSONURL reports whether a URL's path ends in ".json".
-func isJSONURL(name string) bool {
-	u, err := url.Parse(name)
-	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
-}
-
-// notFound reports whether err says that an object does not exist.
-func notFound(err error) bool {
-	var he *source.HTTPError
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNotFound) || errors.As(err, &he) && he.Status == http.StatusNotFound
-}
-
-// head reads the first bytes of the file to tell its format.
-func (f *File) head(ctx context.Context) ([]byte, error) {
-	src, err := f.pool.Open(ctx, f.name)
+	st, err := os.Stat(f.name)
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]byte, 64)
-	n, err := src.ReadAt(ctx, buf, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return buf[:n], nil
+	return driver.NewInput(f.env, f.name, false, st.IsDir()), nil
 }
 
-func (f *File) openZarrDir(ctx context.Context) error {
-	st, err := store.OpenDir(f.name)
+func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) error {
+	root, err := d.Open(ctx, f.env, in)
 	if err != nil {
 		return err
 	}
-	f.st = st
-	if _, err := f.meta(ctx, ".zgroup"); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("%w: a directory that is not a Zarr group (no .zgroup)", ErrFormat)
-		}
-		return err
-	}
-	f.kind = Zarr
-	return f.buildTree(ctx, st)
+	f.format = d.Name()
+	f.root = newTree(f).group(root, "/")
+	return nil
 }
 
-func (f *File) openLINDI(ctx context.Context) error {
-	data, err := f.readAll(ctx, f.name)
-	if err != nil {
-		return err
-	}
-	st, err := store.ParseLINDI(f.name, data)
-	if err != nil {
-		return err
-	}
-	f.kind = LINDIJSON
-	return f.buildTree(ctx, st)
-}
-
-// maxMetadataSize caps the size of one metadata document (a LINDI JSON file).
-const maxMetadataSize = 1 << 30
-
-// readAll reads a whole object through the file's source pool.
-func (f *File) readAll(ctx context.Context, name string) ([]byte, error) {
-	return f.readMeta(ctx, name, 0, -1)
-}
-
-// readMeta reads n bytes at off of the object name (to its end when n < 0),
-// a metadata document of bounded size. A local file is opened for the read
-// alone (a Zarr directory holds one per group and array); a URL goes through
-// the file's source pool.
-func (f *File) readMeta(ctx context.Context, name string, off, n int64) ([]byte, error) {
-	var src source.Source = chunkFile(name)
-	if store.IsURL(name) {
-		var err error
-		if src, err = f.pool.Open(ctx, name); err != nil {
-			return nil, err
-		}
-	}
-	if n < 0 {
-		size, err := src.Size(ctx)
-		if err != nil {
-			return nil, err
-		}
-		n = size - off
-	}
-	return readRange(ctx, src, off, n)
-}
-
-func readRange(ctx context.Context, src source.Source, off, n int64) ([]byte, error) {
-	if n > maxMetadataSize {
-		return nil, fmt.Errorf("%s: %d bytes is too large for a metadata file", src.Name(), n)
-	}
-	buf := make([]byte, n)
-	got, err := src.ReadAt(ctx, buf, off)
-	if got == len(buf) {
-		return buf, nil
-	}
-	if err == nil || errors.Is(err, io.EOF) {
-		err = fmt.Errorf("%s: %d bytes at %d: %w", src.Name(), n, off, io.ErrUnexpectedEOF)
-	}
-	return nil, err
+// isURL reports whether name is an http(s) URL rather than a local path.
+func isURL(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
 // Name is the path or URL the file was opened from.
 func (f *File) Name() string { return f.name }
 
-// Kind is the format the file was opened from.
-func (f *File) Kind() Kind { return f.kind }
+// Format names the format the file was opened from: "LINDI JSON", "Zarr v2"
+// or "HDF5".
+func (f *File) Format() string { return f.format }
 
 // Root returns the root group.
 func (f *File) Root() *Group { return f.root }
 
-// Get returns the object at the absolute path (leading "/" optional), following soft links.
-func (f *File) Get(path string) (Object, error) {
-	return f.root.Get("/" + strings.TrimPrefix(path, "/"))
+// Get returns the object at the absolute path (leading "/" optional),
+// following soft links (see Group.Get).
+func (f *File) Get(ctx context.Context, path string) (Object, error) {
+	return f.root.Get(ctx, "/"+strings.TrimPrefix(path, "/"))
 }
 
 // Group returns the group at path.
-func (f *File) Group(path string) (*Group, error) {
-	return f.root.Group("/" + strings.TrimPrefix(path, "/"))
+func (f *File) Group(ctx context.Context, path string) (*Group, error) {
+	return f.root.Group(ctx, "/"+strings.TrimPrefix(path, "/"))
 }
 
 // Dataset returns the dataset at path.
-func (f *File) Dataset(path string) (*Dataset, error) {
-	return f.root.Dataset("/" + strings.TrimPrefix(path, "/"))
+func (f *File) Dataset(ctx context.Context, path string) (*Dataset, error) {
+	return f.root.Dataset(ctx, "/"+strings.TrimPrefix(path, "/"))
 }
 
 // Deref returns the object a reference points at.
-func (f *File) Deref(r Reference) (Object, error) { return f.Get(r.Path) }
+func (f *File) Deref(ctx context.Context, r Reference) (Object, error) { return f.Get(ctx, r.Path) }
 
 // Stats returns the I/O statistics of every object the file has read from.
-func (f *File) Stats() []source.NamedStats { return f.pool.Stats() }
+func (f *File) Stats() []source.NamedStats { return f.env.Pool.Stats() }
 
 // Close releases the file's sources. Reads in progress fail.
-func (f *File) Close() error { return f.pool.Close() }
+func (f *File) Close() error { return f.env.Pool.Close() }

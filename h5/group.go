@@ -1,12 +1,15 @@
 package h5
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/lindigo/lindi/internal/driver"
 )
 
 // Object is a group or a dataset.
@@ -61,6 +64,9 @@ type Group struct {
 	path  string
 	attrs Attrs
 
+	// finder looks up members not in links, for a store that cannot be listed.
+	finder driver.Finder
+
 	mu    sync.RWMutex      // guards links and hard, which grow in a lazy file
 	links []Link            // sorted by name
 	hard  map[string]Object // targets of the hard links
@@ -114,14 +120,17 @@ func (g *Group) link(name string) (Link, bool) {
 }
 
 // Get returns the object at path, relative to g unless it starts with "/";
-// soft links are followed at every step.
-func (g *Group) Get(path string) (Object, error) {
-	return g.f.lookup(g, path)
+// soft links are followed at every step. Open has read the tree, so Get does
+// no I/O, except in a Zarr store served over HTTP without consolidated
+// metadata (.zmetadata), which cannot be listed: there Get looks the members
+// up as it goes, and ctx bounds those requests.
+func (g *Group) Get(ctx context.Context, path string) (Object, error) {
+	return g.f.lookup(ctx, g, path, 0)
 }
 
 // Group returns the group at path (see Get).
-func (g *Group) Group(path string) (*Group, error) {
-	o, err := g.Get(path)
+func (g *Group) Group(ctx context.Context, path string) (*Group, error) {
+	o, err := g.Get(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +142,8 @@ func (g *Group) Group(path string) (*Group, error) {
 }
 
 // Dataset returns the dataset at path (see Get).
-func (g *Group) Dataset(path string) (*Dataset, error) {
-	o, err := g.Get(path)
+func (g *Group) Dataset(ctx context.Context, path string) (*Dataset, error) {
+	o, err := g.Get(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -156,8 +165,9 @@ var SkipGroup = errors.New("h5: skip this group")
 
 // Walk calls fn for every link below g, depth first, in name order. Soft links
 // are reported with the object they lead to but not descended into, so every
-// object is visited once through its hard link.
-func (g *Group) Walk(fn WalkFunc) error {
+// object is visited once through its hard link. ctx bounds the lookups of
+// soft links (see Get).
+func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
 	for _, l := range g.Links() {
 		p := joinPath(g.path, l.Name)
 		var obj Object
@@ -165,7 +175,7 @@ func (g *Group) Walk(fn WalkFunc) error {
 		if l.Kind == HardLink {
 			obj = g.target(l.Name)
 		} else {
-			obj, err = g.f.lookup(g, l.Name)
+			obj, err = g.f.lookup(ctx, g, l.Name, 0)
 		}
 		werr := fn(p, l, obj, err)
 		if errors.Is(werr, SkipGroup) {
@@ -175,7 +185,7 @@ func (g *Group) Walk(fn WalkFunc) error {
 			return werr
 		}
 		if sub, ok := obj.(*Group); ok && l.Kind == HardLink {
-			if err := sub.Walk(fn); err != nil {
+			if err := sub.Walk(ctx, fn); err != nil {
 				return err
 			}
 		}
@@ -186,12 +196,9 @@ func (g *Group) Walk(fn WalkFunc) error {
 // maxHops bounds how many soft links one lookup may follow.
 const maxHops = 40
 
-// lookup resolves path from group start, following soft links.
-func (f *File) lookup(start *Group, path string) (Object, error) {
-	return f.lookupHops(start, path, 0)
-}
-
-func (f *File) lookupHops(start *Group, path string, hops int) (Object, error) {
+// lookup resolves path from group start, following soft links; hops counts
+// the soft links followed so far.
+func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) (Object, error) {
 	cur := Object(start)
 	if strings.HasPrefix(path, "/") {
 		cur = f.root
@@ -204,12 +211,9 @@ func (f *File) lookupHops(start *Group, path string, hops int) (Object, error) {
 		if !ok {
 			return nil, fmt.Errorf("h5: %s in path %q: %w", cur.Path(), path, ErrNotGroup)
 		}
-		l, ok := g.Link(seg)
-		if !ok && f.lazy {
-			var err error
-			if l, ok, err = f.probe(g, seg); err != nil {
-				return nil, fmt.Errorf("h5: %q: %w", path, err)
-			}
+		l, ok, err := g.find(ctx, seg)
+		if err != nil {
+			return nil, fmt.Errorf("h5: %q: %w", path, err)
 		}
 		if !ok {
 			return nil, fmt.Errorf("h5: %q: no member %q in %s: %w", path, seg, g.path, ErrNotFound)
@@ -221,7 +225,7 @@ func (f *File) lookupHops(start *Group, path string, hops int) (Object, error) {
 			if hops >= maxHops {
 				return nil, fmt.Errorf("h5: %q: more than %d soft links: %w", path, maxHops, ErrLinkCycle)
 			}
-			next, err := f.lookupHops(g, l.Target, hops+1)
+			next, err := f.lookup(ctx, g, l.Target, hops+1)
 			if err != nil {
 				return nil, fmt.Errorf("h5: soft link %s → %s: %w", joinPath(g.path, seg), l.Target, err)
 			}
@@ -231,6 +235,21 @@ func (f *File) lookupHops(start *Group, path string, hops int) (Object, error) {
 		}
 	}
 	return cur, nil
+}
+
+// find returns the link called name, looking it up in the store when the
+// group cannot be listed.
+func (g *Group) find(ctx context.Context, name string) (Link, bool, error) {
+	if l, ok := g.Link(name); ok || g.finder == nil {
+		return l, ok, nil
+	}
+	dl, ok, err := g.finder.Find(ctx, g.path, name)
+	if err != nil || !ok {
+		return Link{}, false, err
+	}
+	l, o := newTree(g.f).link(dl, joinPath(g.path, name))
+	g.add(l, o)
+	return l, true, nil
 }
 
 // target returns the object a hard link leads to.

@@ -41,7 +41,7 @@ func parse(t *testing.T, s string) selection.Selection {
 func TestAttrs(t *testing.T) {
 	for _, name := range []string{"fixture.lindi.json", "fixture.h5", "fixture-latest.h5"} {
 		t.Run(name, func(t *testing.T) {
-			g, err := open(t, name).Group("misc")
+			g, err := open(t, name).Group(ctx, "misc")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestAttrs(t *testing.T) {
 			if err != nil || r.Path != "/acquisition/ElectricalSeries" {
 				t.Fatalf("ref_attr = %v, %v", r, err)
 			}
-			if o, err := g.File().Deref(r); err != nil || o.Path() != "/acquisition/ElectricalSeries" {
+			if o, err := g.File().Deref(ctx, r); err != nil || o.Path() != "/acquisition/ElectricalSeries" {
 				t.Errorf("Deref = %v, %v", o, err)
 			}
 			if _, err := a.Int("str_attr"); !errors.Is(err, h5.ErrType) {
@@ -119,15 +119,15 @@ func TestLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Get("a"); !errors.Is(err, h5.ErrLinkCycle) {
+	if _, err := f.Get(ctx, "a"); !errors.Is(err, h5.ErrLinkCycle) {
 		t.Errorf("a → b → a: got %v, want ErrLinkCycle", err)
 	}
-	g, err := f.Group("g/up/up/up")
+	g, err := f.Group(ctx, "g/up/up/up")
 	if err != nil || g.Path() != "/g" {
 		t.Errorf("g/up/up/up = %v, %v", g, err)
 	}
 	var walked []string
-	err = f.Root().Walk(func(path string, l h5.Link, o h5.Object, err error) error {
+	err = f.Root().Walk(ctx, func(path string, l h5.Link, o h5.Object, err error) error {
 		walked = append(walked, path+":"+l.Kind.String())
 		return nil
 	})
@@ -135,16 +135,16 @@ func TestLinks(t *testing.T) {
 	if err != nil || !slices.Equal(walked, want) {
 		t.Errorf("Walk = %v, %v; want %v", walked, err, want)
 	}
-	if _, err := f.Dataset("g"); !errors.Is(err, h5.ErrNotDataset) {
+	if _, err := f.Dataset(ctx, "g"); !errors.Is(err, h5.ErrNotDataset) {
 		t.Errorf("Dataset(group): %v", err)
 	}
-	if _, err := f.Get("g/nope"); !errors.Is(err, h5.ErrNotFound) {
+	if _, err := f.Get(ctx, "g/nope"); !errors.Is(err, h5.ErrNotFound) {
 		t.Errorf("missing member: %v", err)
 	}
 }
 
 func TestSoftLinkToDataset(t *testing.T) {
-	d, err := open(t, "fixture.lindi.json").Dataset("misc/soft_link_to_data")
+	d, err := open(t, "fixture.lindi.json").Dataset(ctx, "misc/soft_link_to_data")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestSoftLinkToDataset(t *testing.T) {
 
 func TestTypedReads(t *testing.T) {
 	f := open(t, "fixture.lindi.json")
-	d, err := f.Dataset("acquisition/ElectricalSeries/data")
+	d, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestTypedReads(t *testing.T) {
 	if _, err := h5.Dense(empty); !errors.Is(err, h5.ErrType) {
 		t.Errorf("Dense of an empty array: %v", err)
 	}
-	ts, err := f.Dataset("acquisition/ElectricalSeries/timestamps")
+	ts, err := f.Dataset(ctx, "acquisition/ElectricalSeries/timestamps")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestTypedReads(t *testing.T) {
 	if err != nil || v.Len() != 6 {
 		t.Errorf("Vec: %v", err)
 	}
-	be, err := f.Dataset("misc/big_endian_i4")
+	be, err := f.Dataset(ctx, "misc/big_endian_i4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestStringsAndRefs(t *testing.T) {
 				"misc/fixed_strings":  {"alpha", "beta", "gamma"},
 				"session_description": {"a fixture session"},
 			} {
-				d, err := f.Dataset(path)
+				d, err := f.Dataset(ctx, path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -226,7 +226,7 @@ func TestStringsAndRefs(t *testing.T) {
 					t.Errorf("%s = %q, want %q", path, s.Data, want)
 				}
 			}
-			d, err := f.Dataset("general/extracellular_ephys/electrodes/group")
+			d, err := f.Dataset(ctx, "general/extracellular_ephys/electrodes/group")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +235,7 @@ func TestStringsAndRefs(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, r := range refs.Data {
-				o, err := f.Deref(r)
+				o, err := f.Deref(ctx, r)
 				if err != nil || o.Path() != "/general/extracellular_ephys/shank0" {
 					t.Errorf("ref %v → %v, %v", r, o, err)
 				}
@@ -247,7 +247,7 @@ func TestStringsAndRefs(t *testing.T) {
 func TestCompound(t *testing.T) {
 	for _, name := range []string{"fixture.lindi.json", "fixture.h5", "fixture-latest.h5"} {
 		t.Run(name, func(t *testing.T) {
-			d, err := open(t, name).Dataset("misc/compound")
+			d, err := open(t, name).Dataset(ctx, "misc/compound")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +283,7 @@ func TestExternalArrayLinkMissingFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := f.Dataset("d")
+	d, err := f.Dataset(ctx, "d")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestExternalArrayLinkMissingFile(t *testing.T) {
 }
 
 func TestReadCancelled(t *testing.T) {
-	d, err := open(t, "fixture.h5").Dataset("misc/over_1000_chunks")
+	d, err := open(t, "fixture.h5").Dataset(ctx, "misc/over_1000_chunks")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestOpenErrors(t *testing.T) {
 func TestHDF5MatchesLINDI(t *testing.T) {
 	describe := func(f *h5.File) map[string]any {
 		out := map[string]any{}
-		f.Root().Walk(func(path string, l h5.Link, o h5.Object, err error) error {
+		f.Root().Walk(ctx, func(path string, l h5.Link, o h5.Object, err error) error {
 			entry := []any{l.Kind.String(), l.Target}
 			if l.Kind == h5.HardLink {
 				attrs := map[string]any{}
@@ -374,7 +374,7 @@ func TestUnknownCodec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := f.Dataset("bad")
+	bad, err := f.Dataset(ctx, "bad")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func TestUnknownCodec(t *testing.T) {
 	if _, err := bad.Read(ctx, nil); !errors.Is(err, codecs.ErrUnknownCodec) || !strings.Contains(err.Error(), "zfpy") {
 		t.Errorf("Read: %v, want an error naming zfpy", err)
 	}
-	good, err := f.Dataset("good")
+	good, err := f.Dataset(ctx, "good")
 	if err != nil || good.Err() != nil {
 		t.Fatal(err, good.Err())
 	}

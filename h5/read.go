@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -41,64 +42,71 @@ func (d *Dataset) Read(ctx context.Context, sel selection.Selection) (*Array, er
 }
 
 func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, error) {
-	r, err := sel.Resolve(d.shape)
+	if d.d.Err != nil {
+		return nil, d.d.Err
+	}
+	r, err := sel.Resolve(d.d.Shape)
 	if err != nil {
 		return nil, err
 	}
 	stored := r
-	if d.scalar {
+	if d.d.Scalar {
 		if stored, err = (selection.Selection{}).Resolve([]int{1}); err != nil {
 			return nil, err
 		}
 	}
-	st, err := d.storage(ctx)
+	st, err := d.d.Storage.Stored(ctx)
 	if err != nil {
 		return nil, err
 	}
-	arr := st.arr
+	out := &Array{DType: d.d.DType.Native(), Shape: r.Shape()}
 	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress}
-	out := &Array{DType: d.dtype.Native(), Shape: r.Shape()}
-	if arr.Objects {
+	if st.Array.Objects {
 		out.Objects = make([]any, r.Len())
-		if err := engine.ReadObjects(ctx, arr, stored, out.Objects, opt); err != nil {
+		if err := engine.ReadObjects(ctx, st.Array, stored, out.Objects, opt); err != nil {
 			return nil, err
 		}
-		return out, d.finishObjects(out)
+		return out, d.items(ctx, st, out, nil)
 	}
-	if st.items == nil && arr.ItemSize != d.dtype.Size {
-		return nil, fmt.Errorf("%w: stored elements have %d bytes, dtype %s has %d", ErrFormat, arr.ItemSize, d.dtype, d.dtype.Size)
-	}
-	if arr.ItemSize > 0 && r.Len() > math.MaxInt/arr.ItemSize {
-		return nil, fmt.Errorf("selection of %d elements is too large", r.Len())
-	}
-	raw := make([]byte, r.Len()*arr.ItemSize)
-	if err := engine.Read(ctx, arr, stored, raw, opt); err != nil {
+	raw, err := d.readBytes(ctx, st, stored, opt)
+	if err != nil {
 		return nil, err
 	}
-	if st.items != nil {
-		if out.Objects, err = st.items(ctx, raw); err != nil {
-			return nil, err
-		}
-		return out, d.finishObjects(out)
+	if st.Items != nil {
+		return out, d.items(ctx, st, out, raw)
 	}
 	out.Data = raw
-	if err := d.dtype.SwapToNative(out.Data); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, d.d.DType.SwapToNative(out.Data)
 }
 
-// finishObjects turns decoded JSON items into the documented Go values, and
-// compound rows into packed elements where the compound has a fixed size.
-func (d *Dataset) finishObjects(a *Array) error {
-	for i, v := range a.Objects {
-		x, err := fromJSON(v)
-		if err != nil {
-			return fmt.Errorf("element %d: %w", i, err)
-		}
-		a.Objects[i] = x
+// readBytes reads the fixed-size stored elements of a selection.
+func (d *Dataset) readBytes(ctx context.Context, st *driver.Stored, r *selection.Resolved, opt engine.Options) ([]byte, error) {
+	is := st.Array.ItemSize
+	if st.Items == nil && is != d.d.DType.Size {
+		return nil, fmt.Errorf("%w: stored elements have %d bytes, dtype %s has %d", ErrFormat, is, d.d.DType, d.d.DType.Size)
 	}
-	if !d.rows || !packable(d.dtype) {
+	if is > 0 && r.Len() > math.MaxInt/is {
+		return nil, fmt.Errorf("selection of %d elements is too large", r.Len())
+	}
+	raw := make([]byte, r.Len()*is)
+	return raw, engine.Read(ctx, st.Array, r, raw, opt)
+}
+
+// items turns what the engine read (raw stored elements, or the items of an
+// object array) into the documented Go values, and compound rows into packed
+// elements where the compound has a fixed size.
+func (d *Dataset) items(ctx context.Context, st *driver.Stored, a *Array, raw []byte) error {
+	if st.Items != nil {
+		objs, err := st.Items.Items(ctx, raw, a.Objects)
+		if err != nil {
+			return err
+		}
+		a.Objects = objs
+	}
+	for i, v := range a.Objects {
+		a.Objects[i] = references(v)
+	}
+	if !d.d.Rows || !packable(d.d.DType) {
 		return nil
 	}
 	data := make([]byte, len(a.Objects)*a.DType.Size)
@@ -108,5 +116,19 @@ func (d *Dataset) finishObjects(a *Array) error {
 		}
 	}
 	a.Data, a.Objects = data, nil
-	return d.dtype.SwapToNative(a.Data)
+	return d.d.DType.SwapToNative(a.Data)
+}
+
+// references turns the drivers' references in an item (a compound row's
+// fields too) into References.
+func references(v any) any {
+	switch x := v.(type) {
+	case driver.Ref:
+		return Reference{Path: x.Path}
+	case []any:
+		for i := range x {
+			x[i] = references(x[i])
+		}
+	}
+	return v
 }

@@ -25,7 +25,7 @@ func TestRemoteHDF5OpenRequests(t *testing.T) {
 			}
 			defer f.Close()
 			objects := 0
-			f.Root().Walk(func(string, h5.Link, h5.Object, error) error { objects++; return nil })
+			f.Root().Walk(ctx, func(string, h5.Link, h5.Object, error) error { objects++; return nil })
 			reqs := h.Stats().Requests
 			t.Logf("%s: %d objects listed with %d requests", name, objects, reqs)
 			if reqs > 25 {
@@ -58,7 +58,7 @@ func BenchmarkRemoteHDF5Chunks(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer f.Close()
-			d, err := f.Dataset("misc/over_1000_chunks")
+			d, err := f.Dataset(ctx, "misc/over_1000_chunks")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -63,7 +63,7 @@ func runCases(t *testing.T, base string, names []string, opts ...h5.Option) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := f.Dataset(c.Dataset)
+			d, err := f.Dataset(ctx, c.Dataset)
 			if err != nil {
 				t.Fatalf("%s: %s: %v", name, c.ID, err)
 			}
@@ -111,7 +111,7 @@ func TestRemote404(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	d, err := f.Dataset("acquisition/ElectricalSeries/data")
+	d, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestRemoteCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	d, err := f.Dataset("acquisition/TwoPhotonSeries/data")
+	d, err := f.Dataset(ctx, "acquisition/TwoPhotonSeries/data")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestRemoteCache(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			d, err := f.Dataset("acquisition/ElectricalSeries/data")
+			d, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
 			if err != nil {
 				t.Fatal(err)
 			}

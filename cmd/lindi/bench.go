@@ -140,7 +140,7 @@ func (s *benchServer) read(ctx context.Context, c benchCase, concurrency int) (m
 		return measured{}, 0, err
 	}
 	defer f.Close()
-	d, err := f.Dataset(c.dataset)
+	d, err := f.Dataset(ctx, c.dataset)
 	if err != nil {
 		return measured{}, 0, err
 	}
@@ -165,7 +165,7 @@ func (s *benchServer) touched(ctx context.Context, c benchCase) (int, int64, err
 		return 0, 0, err
 	}
 	defer f.Close()
-	d, err := f.Dataset(c.dataset)
+	d, err := f.Dataset(ctx, c.dataset)
 	if err != nil {
 		return 0, 0, err
 	}

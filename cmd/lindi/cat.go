@@ -55,7 +55,7 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer f.Close()
-	d, err := f.Dataset(pos[1])
+	d, err := f.Dataset(ctx, pos[1])
 	if err != nil {
 		return err
 	}

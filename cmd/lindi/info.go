@@ -24,7 +24,7 @@ func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	obj, err := f.Get(pos[1])
+	obj, err := f.Get(ctx, pos[1])
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	obj, err := f.Get(path)
+	obj, err := f.Get(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	if !ok {
 		return nil
 	}
-	return g.Walk(func(p string, l h5.Link, o h5.Object, err error) error {
+	return g.Walk(ctx, func(p string, l h5.Link, o h5.Object, err error) error {
 		fmt.Fprintln(tw, lsLine(p, l, o))
 		if l.Kind == h5.HardLink {
 			lsAttrs(tw, o)

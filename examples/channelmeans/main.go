@@ -31,7 +31,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	ds, err := f.Dataset(os.Args[2])
+	ds, err := f.Dataset(ctx, os.Args[2])
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -26,17 +26,18 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-// ErrFormat is wrapped by errors for metadata that cannot be understood. The
-// h5 package reports it as h5.ErrFormat.
-var ErrFormat = errors.New("malformed metadata")
+// ErrFormat is wrapped by errors for metadata that cannot be understood. It
+// is the value of h5.ErrFormat, where users test for it.
+var ErrFormat = errors.New("h5: malformed metadata")
 
 // ErrNotMine is returned (wrapped) by Open when the input turns out not to be
 // in the driver's format after all, so that the next candidate is tried.
 var ErrNotMine = errors.New("not in this format")
 
 // ErrNeedsHDF5 is wrapped by errors for datasets kept only in an HDF5 file
-// (LINDI's _EXTERNAL_ARRAY_LINK) when that file cannot be read.
-var ErrNeedsHDF5 = errors.New("dataset is stored in an HDF5 file")
+// (LINDI's _EXTERNAL_ARRAY_LINK) when that file cannot be read. It is the
+// value of h5.ErrNeedsHDF5.
+var ErrNeedsHDF5 = errors.New("h5: dataset is stored in an HDF5 file")
 
 // Match is how sure a driver is that an input is in its format.
 type Match int

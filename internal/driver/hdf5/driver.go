@@ -1,0 +1,87 @@
+// Package hdf5 is the driver of HDF5 files: it turns the objects package
+// hdf5 reads into the driver's tree, and its datasets' chunk locators into
+// the engine's.
+package hdf5
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/internal/driver"
+)
+
+func init() { driver.Register(hdf5Driver{}) }
+
+// signature starts every HDF5 file (at offset 0, 512, 1024, …).
+var signature = []byte("\x89HDF\r\n\x1a\n")
+
+type hdf5Driver struct{}
+
+func (hdf5Driver) Name() string { return "HDF5" }
+
+// Sniff says Yes to the HDF5 signature at offset 0 and Maybe to any other
+// file: its superblock may follow a user block (at 512, 1024, … bytes).
+func (hdf5Driver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
+	if in.Dir {
+		return driver.No, nil
+	}
+	head, err := in.Head(ctx)
+	switch {
+	case err != nil && in.URL && driver.NotFound(err):
+		return driver.No, nil
+	case err != nil:
+		return driver.No, err
+	case bytes.HasPrefix(head, signature):
+		return driver.Yes, nil
+	}
+	return driver.Maybe, nil
+}
+
+func (hdf5Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+	hf, err := open(ctx, env, in.Name)
+	if errors.Is(err, hdf5.ErrNotHDF5) {
+		return nil, fmt.Errorf("%w: %w", driver.ErrNotMine, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{env: env, hf: hf, groups: map[uint64]*driver.Group{}}
+	return b.group(ctx, hf.Root(), "/", 0)
+}
+
+// open opens (once per file) the HDF5 file at name through the file's sources.
+func open(ctx context.Context, env *driver.Env, name string) (*hdf5.File, error) {
+	v, err := env.Memo("hdf5:"+name, func() (any, error) {
+		src, err := env.Pool.Open(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		var opts []hdf5.Option
+		if env.HDF5CacheBytes > 0 {
+			opts = append(opts, hdf5.WithCacheBytes(env.HDF5CacheBytes))
+		}
+		return hdf5.Open(ctx, src, opts...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*hdf5.File), nil
+}
+
+// External opens the dataset name of the HDF5 file at url (a LINDI
+// _EXTERNAL_ARRAY_LINK), to be shown at path.
+func External(ctx context.Context, env *driver.Env, url, name, path string) (*driver.Dataset, error) {
+	hf, err := open(ctx, env, url)
+	if err != nil {
+		return nil, err
+	}
+	hd, err := hf.Dataset(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{env: env, hf: hf}
+	return b.dataset(ctx, hd, path, false)
+}

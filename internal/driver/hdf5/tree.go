@@ -1,0 +1,144 @@
+package hdf5
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/internal/driver"
+)
+
+// maxDepth bounds the nesting of groups, against hostile files.
+const maxDepth = 256
+
+// builder turns the objects of an HDF5 file into the driver's tree.
+type builder struct {
+	env    *driver.Env
+	hf     *hdf5.File
+	groups map[uint64]*driver.Group // by header address: a group hard-linked twice is one Group
+}
+
+func (b *builder) group(ctx context.Context, hg *hdf5.Group, path string, depth int) (*driver.Group, error) {
+	if g, ok := b.groups[hg.Addr()]; ok {
+		return g, nil
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
+	}
+	attrs, err := attributes(ctx, hg)
+	if err != nil {
+		return nil, err
+	}
+	g := &driver.Group{Addr: hg.Addr(), Attrs: attrs}
+	b.groups[hg.Addr()] = g
+	links, err := hg.Members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range links {
+		switch l.Type {
+		case hdf5.LinkSoft:
+			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.SoftLink, Target: l.Target})
+			continue
+		case hdf5.LinkExternal:
+			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.ExternalLink, Target: l.Target, File: l.File})
+			continue
+		}
+		node, err := b.member(ctx, hg, l.Name, joinPath(path, l.Name), depth)
+		if err != nil {
+			return nil, err
+		}
+		if node != nil {
+			g.Links = append(g.Links, driver.Link{Name: l.Name, Node: node})
+		}
+	}
+	return g, nil
+}
+
+// member reads the object a hard link leads to. A committed datatype is not
+// a group or a dataset: h5py lists it, but it holds no data, so it is left
+// out of the tree (nil).
+func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string, depth int) (driver.Node, error) {
+	obj, err := hg.Lookup(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	switch o := obj.(type) {
+	case *hdf5.Group:
+		return b.group(ctx, o, path, depth+1)
+	case *hdf5.Dataset:
+		return b.dataset(ctx, o, path, true)
+	}
+	return nil, nil
+}
+
+// attributes converts the attributes of an HDF5 object. An attribute that
+// cannot be decoded has its error as its value.
+func attributes(ctx context.Context, o hdf5.Object) (map[string]any, error) {
+	list, err := o.Attrs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vals := make(map[string]any, len(list))
+	for _, a := range list {
+		if a.Err != nil {
+			vals[a.Name] = a.Err
+			continue
+		}
+		vals[a.Name] = value(a.Value)
+	}
+	return vals, nil
+}
+
+// value maps the hdf5 package's values onto the driver's.
+func value(v any) any {
+	switch x := v.(type) {
+	case hdf5.Reference:
+		return driver.Ref{Path: x.Path}
+	case []hdf5.Reference:
+		out := make([]driver.Ref, len(x))
+		for i, r := range x {
+			out[i] = driver.Ref{Path: r.Path}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = value(e)
+		}
+		return out
+	}
+	return v
+}
+
+// dataset converts a dataset (with its attributes when attrs is set). An
+// unsupported datatype, filter or layout makes this dataset unreadable, not
+// the file.
+func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, attrs bool) (*driver.Dataset, error) {
+	d := &driver.Dataset{Shape: []int{}}
+	if attrs {
+		var err error
+		if d.Attrs, err = attributes(ctx, hd); err != nil {
+			return nil, err
+		}
+	}
+	st, err := newStorage(b.env, b.hf, hd, path)
+	if err != nil {
+		for _, n := range hd.Shape() {
+			d.Shape = append(d.Shape, int(min(n, math.MaxInt32)))
+		}
+		d.Err = fmt.Errorf("%s: %w", path, err)
+		return d, nil
+	}
+	st.describe(d)
+	d.Storage = st
+	return d, nil
+}
+
+func joinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}

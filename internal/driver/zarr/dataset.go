@@ -1,0 +1,153 @@
+package zarr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/hdf5"
+	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/store"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// dataset builds a dataset from its .zarray and .zattrs.
+func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*driver.Dataset, error) {
+	meta, err := zarrmeta.ParseArray(zarray)
+	if err != nil {
+		return nil, fmt.Errorf("%s/.zarray: %w", key, err)
+	}
+	attrs, err := userAttrs(za)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d := &driver.Dataset{
+		Attrs: attrs, Shape: meta.Shape, DType: meta.DType, Chunks: meta.Chunks, Fill: meta.Fill,
+		Scalar: za.Scalar(),
+	}
+	if d.Scalar {
+		if meta.Items() != 1 {
+			return nil, fmt.Errorf("%s: %w: _SCALAR dataset has shape %v", path, driver.ErrFormat, meta.Shape)
+		}
+		d.Shape, d.Chunks = []int{}, []int{}
+	}
+	if ct, ok := za.CompoundDType(); ok {
+		if meta.DType.Kind != zarrmeta.KindObject {
+			return nil, fmt.Errorf("%s: %w: _COMPOUND_DTYPE on a %s array", path, driver.ErrFormat, meta.DType)
+		}
+		d.DType, d.Rows = ct, true
+	}
+	pipe, err := t.env.Codecs.Pipeline(meta.Compressor, meta.Filters)
+	if err != nil {
+		// An unknown codec makes this dataset unreadable, not the file.
+		d.Err = fmt.Errorf("%s: %w", path, err)
+		return d, nil
+	}
+	d.Codecs = pipe.IDs()
+	if ext, ok := za.ExternalArrayLink(); ok {
+		d.Storage = &external{t: t, path: path, link: ext}
+		return d, nil
+	}
+	objects := meta.DType.Kind == zarrmeta.KindObject
+	st := &driver.Fixed{Array: &engine.Array{
+		Shape: meta.Shape, Chunks: meta.Chunks, ItemSize: meta.DType.Size,
+		FOrder: meta.Order == 'F', Fill: meta.Fill.Bytes, FillObject: meta.Fill.Object,
+		Pipeline: pipe, Objects: objects, PadShort: t.lindi != nil, Name: path,
+		Locator: &keyLocator{t: t, key: key, meta: meta},
+	}}
+	if objects {
+		st.Items = jsonItems{}
+	}
+	d.Storage = st
+	return d, nil
+}
+
+// keyLocator finds chunks by their Zarr keys; an absent key is a missing chunk.
+type keyLocator struct {
+	t    *tree
+	key  string
+	meta *zarrmeta.Array
+}
+
+func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
+	v, err := l.t.st.Get(ctx, joinKey(l.key, l.meta.ChunkKey(coords)))
+	if errors.Is(err, store.ErrNotFound) {
+		return engine.Chunk{Missing: true}, nil
+	}
+	if err != nil {
+		return engine.Chunk{}, err
+	}
+	if v.InMemory() {
+		return engine.Chunk{Data: v.Data}, nil
+	}
+	if l.t.dir && !store.IsURL(v.URL) {
+		// One file per chunk: open it for the read alone, so that a store
+		// of many thousand chunks does not hold as many descriptors.
+		return engine.Chunk{Src: chunkFile(v.URL), Len: v.Len}, nil
+	}
+	src, err := l.t.env.Pool.Open(ctx, v.URL)
+	if err != nil {
+		return engine.Chunk{}, err
+	}
+	n := v.Len
+	if n < 0 {
+		size, err := src.Size(ctx)
+		if l.t.lindi == nil && driver.NotFound(err) {
+			return engine.Chunk{Missing: true}, nil // a chunk never written
+		}
+		if err != nil {
+			return engine.Chunk{}, err
+		}
+		n = size - v.Off
+	}
+	return engine.Chunk{Src: src, Off: v.Off, Len: n}, nil
+}
+
+// external reads a LINDI _EXTERNAL_ARRAY_LINK dataset from its HDF5 file,
+// opened on first use.
+type external struct {
+	t    *tree
+	path string
+	link zarrmeta.ExternalArrayLink
+
+	mu sync.Mutex
+	st *driver.Stored
+}
+
+func (e *external) Stored(ctx context.Context) (*driver.Stored, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.st != nil {
+		return e.st, nil
+	}
+	// A failure (a cancelled context, say) is not remembered: the next read tries again.
+	st, err := e.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.st = st
+	return st, nil
+}
+
+func (e *external) open(ctx context.Context) (*driver.Stored, error) {
+	if e.link.LinkType != "hdf5_dataset" {
+		return nil, fmt.Errorf("%w: _EXTERNAL_ARRAY_LINK of type %q", driver.ErrFormat, e.link.LinkType)
+	}
+	if e.t.lindi == nil {
+		return nil, fmt.Errorf("%w: _EXTERNAL_ARRAY_LINK outside a LINDI file", driver.ErrFormat)
+	}
+	url, err := e.t.lindi.Resolve(e.link.URL)
+	if err != nil {
+		return nil, err
+	}
+	d, err := hdf5.External(ctx, e.t.env, url, e.link.Name, e.path)
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, url, err)
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	return d.Storage.Stored(ctx)
+}

@@ -1,0 +1,122 @@
+// Package zarr is the driver of Zarr-like hierarchies: LINDI JSON reference
+// files and Zarr v2 stores (a directory, or a URL with or without
+// consolidated metadata). Both are key spaces of package store read by the
+// same tree builder and chunk locator.
+package zarr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/store"
+)
+
+func init() {
+	driver.Register(lindiDriver{})
+	driver.Register(zarrDriver{})
+}
+
+// lindiDriver reads LINDI JSON files.
+type lindiDriver struct{}
+
+func (lindiDriver) Name() string { return "LINDI JSON" }
+
+// Sniff says Yes to JSON: a URL ending in .json is taken on its name alone,
+// which saves the round trip that reading its first bytes costs.
+func (lindiDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
+	if in.Dir {
+		return driver.No, nil
+	}
+	if in.URL && isJSONURL(in.Name) {
+		return driver.Yes, nil
+	}
+	head, err := in.Head(ctx)
+	switch {
+	case err != nil && in.URL && driver.NotFound(err):
+		return driver.No, nil
+	case err != nil:
+		return driver.No, err
+	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")):
+		return driver.Yes, nil
+	}
+	return driver.No, nil
+}
+
+func (lindiDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+	data, err := readMeta(ctx, env, in.Name, 0, -1)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.ParseLINDI(in.Name, data)
+	if err != nil {
+		return nil, err
+	}
+	t := &tree{env: env, st: st, lindi: st}
+	return t.root(ctx)
+}
+
+// zarrDriver reads Zarr v2 stores: a local directory, or a URL (the last
+// resort when the URL names no file).
+type zarrDriver struct{}
+
+func (zarrDriver) Name() string { return "Zarr v2" }
+
+func (zarrDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
+	switch {
+	case in.Dir:
+		return driver.Yes, nil
+	case in.URL:
+		return driver.Maybe, nil
+	}
+	return driver.No, nil
+}
+
+func (zarrDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+	if in.Dir {
+		st, err := store.OpenDir(in.Name)
+		if err != nil {
+			return nil, err
+		}
+		t := &tree{env: env, st: st, dir: true}
+		if err := t.checkGroup(ctx, "a directory that is not a Zarr group (no .zgroup)"); err != nil {
+			return nil, err
+		}
+		return t.root(ctx)
+	}
+	// A Zarr store over HTTP, with its consolidated metadata when it has .zmetadata.
+	base := strings.TrimRight(in.Name, "/")
+	consolidated, err := readMeta(ctx, env, base+"/.zmetadata", 0, -1)
+	if err != nil && !driver.NotFound(err) {
+		return nil, err
+	}
+	st, err := store.NewRemote(base, consolidated)
+	if err != nil {
+		return nil, err
+	}
+	t := &tree{env: env, st: st}
+	if err := t.checkGroup(ctx, fmt.Sprintf("not a LINDI JSON file, an HDF5 file or a Zarr group (no %s/.zgroup)", base)); err != nil {
+		return nil, err
+	}
+	t.lazy = !st.Listable()
+	return t.root(ctx)
+}
+
+// checkGroup fails with ErrNotMine, saying why, when the store has no root .zgroup.
+func (t *tree) checkGroup(ctx context.Context, why string) error {
+	_, err := t.meta(ctx, ".zgroup")
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %s", driver.ErrNotMine, why)
+	}
+	return err
+}
+
+// isJSONURL reports whether a URL's path ends in ".json".
+func isJSONURL(name string) bool {
+	u, err := url.Parse(name)
+	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
+}

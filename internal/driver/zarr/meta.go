@@ -1,0 +1,80 @@
+package zarr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/store"
+)
+
+// maxMetadataSize caps the size of one metadata document (a LINDI JSON file).
+const maxMetadataSize = 1 << 30
+
+// readMeta reads n bytes at off of the object name (to its end when n < 0),
+// a metadata document of bounded size. A local file is opened for the read
+// alone (a Zarr directory holds one per group and array); a URL goes through
+// the file's source pool.
+func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) ([]byte, error) {
+	var src source.Source = chunkFile(name)
+	if store.IsURL(name) {
+		var err error
+		if src, err = env.Pool.Open(ctx, name); err != nil {
+			return nil, err
+		}
+	}
+	if n < 0 {
+		size, err := src.Size(ctx)
+		if err != nil {
+			return nil, err
+		}
+		n = size - off
+	}
+	if n > maxMetadataSize {
+		return nil, fmt.Errorf("%s: %d bytes is too large for a metadata file", src.Name(), n)
+	}
+	buf := make([]byte, n)
+	got, err := src.ReadAt(ctx, buf, off)
+	if got == len(buf) {
+		return buf, nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = fmt.Errorf("%s: %d bytes at %d: %w", src.Name(), n, off, io.ErrUnexpectedEOF)
+	}
+	return nil, err
+}
+
+// notFound reports whether err says that a key, file or URL does not exist.
+func notFound(err error) bool {
+	return errors.Is(err, store.ErrNotFound) || driver.NotFound(err)
+}
+
+// chunkFile is a local file opened anew for each read: a Zarr directory store
+// has one file per chunk and per metadata document, too many to keep open.
+type chunkFile string
+
+func (c chunkFile) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	fh, err := os.Open(string(c))
+	if err != nil {
+		return 0, err
+	}
+	defer fh.Close()
+	return fh.ReadAt(p, off)
+}
+
+func (c chunkFile) Size(context.Context) (int64, error) {
+	st, err := os.Stat(string(c))
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+func (c chunkFile) Name() string { return string(c) }

@@ -1,0 +1,153 @@
+package zarr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/store"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// maxDepth bounds the nesting of groups, against hostile stores.
+const maxDepth = 256
+
+// tree builds the hierarchy of a store.
+type tree struct {
+	env *driver.Env
+	st  store.Store
+	// lindi is the store of a LINDI JSON file (which may hold external links
+	// and pads short raw chunks); nil for a Zarr store.
+	lindi *store.LINDI
+	// dir is set for a Zarr directory, whose chunks are files of their own.
+	dir bool
+	// lazy is set for a store that cannot be listed (a Zarr store over HTTP
+	// without .zmetadata): groups learn their members as paths are looked up.
+	lazy bool
+}
+
+func (t *tree) root(ctx context.Context) (*driver.Group, error) {
+	attrs, err := t.zattrs(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return t.group(ctx, "", "/", attrs, 0)
+}
+
+func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, depth int) (*driver.Group, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
+	}
+	attrs, err := userAttrs(za)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g := &driver.Group{Attrs: attrs}
+	if t.lazy {
+		g.Finder = t
+	}
+	names, err := t.st.List(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		l, err := t.child(ctx, key, path, name, depth)
+		if err != nil {
+			return nil, err
+		}
+		g.Links = append(g.Links, l)
+	}
+	return g, nil
+}
+
+// child reads the member name of the group at key: a dataset, a group or a
+// soft link. A member with no metadata at all is store.ErrNotFound.
+func (t *tree) child(ctx context.Context, key, path, name string, depth int) (driver.Link, error) {
+	childKey, childPath := joinKey(key, name), joinPath(path, name)
+	ca, err := t.zattrs(ctx, childKey)
+	if err != nil {
+		return driver.Link{}, err
+	}
+	zarray, err := t.meta(ctx, childKey+"/.zarray")
+	switch {
+	case err == nil:
+		d, err := t.dataset(childKey, childPath, zarray, ca)
+		return driver.Link{Name: name, Node: d}, err
+	case !errors.Is(err, store.ErrNotFound):
+		return driver.Link{}, err
+	}
+	if target, ok := ca.SoftLink(); ok {
+		return driver.Link{Name: name, Kind: driver.SoftLink, Target: target}, nil
+	}
+	if t.lazy {
+		if _, err := t.meta(ctx, childKey+"/.zgroup"); err != nil {
+			return driver.Link{}, err
+		}
+	}
+	sub, err := t.group(ctx, childKey, childPath, ca, depth+1)
+	return driver.Link{Name: name, Node: sub}, err
+}
+
+// Find looks up the member name of the group at path in a store that cannot
+// be listed.
+func (t *tree) Find(ctx context.Context, path, name string) (driver.Link, bool, error) {
+	key := strings.TrimPrefix(path, "/")
+	l, err := t.child(ctx, key, path, name, strings.Count(path, "/"))
+	if errors.Is(err, store.ErrNotFound) {
+		return driver.Link{}, false, nil
+	}
+	return l, err == nil, err
+}
+
+// zattrs reads the .zattrs of key; a node without one has no attributes.
+func (t *tree) zattrs(ctx context.Context, key string) (zarrmeta.Attrs, error) {
+	b, err := t.meta(ctx, joinKey(key, ".zattrs"))
+	if errors.Is(err, store.ErrNotFound) {
+		return zarrmeta.Attrs{}, nil
+	}
+	if err != nil {
+		return zarrmeta.Attrs{}, err
+	}
+	a, err := zarrmeta.ParseAttrs(b)
+	if err != nil {
+		return zarrmeta.Attrs{}, fmt.Errorf("%s/.zattrs: %w", key, err)
+	}
+	return a, nil
+}
+
+// meta reads the bytes of a metadata key; a key whose file or URL does not
+// exist gives an error wrapping store.ErrNotFound.
+func (t *tree) meta(ctx context.Context, key string) ([]byte, error) {
+	b, err := t.metaBytes(ctx, key)
+	if err != nil && notFound(err) && !errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %w", store.ErrNotFound, err)
+	}
+	return b, err
+}
+
+func (t *tree) metaBytes(ctx context.Context, key string) ([]byte, error) {
+	v, err := t.st.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if v.InMemory() {
+		return v.Data, nil
+	}
+	return readMeta(ctx, t.env, v.URL, v.Off, v.Len)
+}
+
+func joinKey(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func joinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
