@@ -146,14 +146,16 @@ func (rd *reader) workers(n int) int {
 // produce starts, in g, the two producers that feed the decoders: one sends
 // the jobs that need no I/O, the other the remote jobs as the fetcher
 // delivers their bytes. Fetching starts at once, so its latency overlaps the
-// decoding of the others. rd.jobs is closed when both producers are done.
+// decoding of the others. rd.jobs is closed when both producers are done,
+// by a goroutine in g too, so that waiting for g waits for every goroutine.
 func (rd *reader) produce(ctx context.Context, g *errgroup.Group, b batch) {
 	var producers sync.WaitGroup
 	producers.Add(2)
-	go func() {
+	g.Go(func() error {
 		producers.Wait()
 		close(rd.jobs)
-	}()
+		return nil
+	})
 	g.Go(func() error {
 		defer producers.Done()
 		return rd.sendLocal(ctx, b.local)
