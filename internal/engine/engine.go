@@ -2,13 +2,7 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/io/fetch"
@@ -152,165 +146,18 @@ func (a *Array) chunkLen() int {
 	return n
 }
 
-func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Options) error {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+// pipeline returns the pipeline that decodes chunk c: its own, if it has
+// one, or else the array's.
+func (a *Array) pipeline(c Chunk) *codecs.Pipeline {
+	if c.Pipeline != nil {
+		return c.Pipeline
 	}
-	f := opt.Fetcher
-	if f == nil {
-		f = fetch.Default()
-	}
-	plan, err := r.Plan(a.Chunks)
-	if err != nil {
-		return fmt.Errorf("engine: %s: %w", a.Name, err)
-	}
-	located, err := locate(ctx, a, plan)
-	if err != nil {
-		return err
-	}
-	var local, remote []job
-	var ranges []fetch.Range
-	for _, j := range located {
-		c, p := j.chunk, j.plan
-		switch {
-		case c.Missing:
-			local = append(local, j)
-		case c.Src == nil:
-			j.raw = c.Data
-			local = append(local, j)
-		case a.readsPart(c):
-			// A raw chunk: fetch only the elements the selection spans.
-			lo, hi := p.Span()
-			j.part, j.lo = true, lo
-			off, end := int64(lo*a.ItemSize), min(int64(hi*a.ItemSize), c.Len)
-			remote = append(remote, j)
-			ranges = append(ranges, fetch.Range{Src: c.Src, Off: c.Off + min(off, c.Len), Len: max(end-off, 0)})
-		default:
-			remote = append(remote, j)
-			ranges = append(ranges, fetch.Range{Src: c.Src, Off: c.Off, Len: c.Len})
-		}
-	}
-	if len(local)+len(remote) == 0 {
-		return nil
-	}
-	if workers > len(local)+len(remote) {
-		workers = len(local) + len(remote)
-	}
-
-	var done atomic.Int64
-	total := len(located)
-	g, gctx := errgroup.WithContext(ctx)
-	jobs := make(chan job, workers)
-	for range workers {
-		g.Go(func() error {
-			for j := range jobs {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				if err := s.do(j); err != nil {
-					return &ChunkError{Array: a.Name, Coords: j.plan.Coords, Where: where(j.chunk), Err: err}
-				}
-				if opt.Progress != nil {
-					opt.Progress(int(done.Add(1)), total)
-				}
-			}
-			return nil
-		})
-	}
-	// Two producers feed the workers: chunks already in memory (or missing),
-	// and chunks as the fetcher delivers them. Fetching starts at once, so
-	// its latency overlaps the decoding of the others.
-	send := func(j job) error {
-		select {
-		case jobs <- j:
-			return nil
-		case <-gctx.Done():
-			return gctx.Err()
-		}
-	}
-	var producers sync.WaitGroup
-	producers.Add(2)
-	go func() {
-		producers.Wait()
-		close(jobs)
-	}()
-	g.Go(func() error {
-		defer producers.Done()
-		for _, j := range local {
-			if err := send(j); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	g.Go(func() error {
-		defer producers.Done()
-		if len(ranges) == 0 {
-			return nil
-		}
-		return f.Fetch(gctx, ranges, func(i int, data []byte) error {
-			j := remote[i]
-			j.raw = data
-			return send(j)
-		})
-	})
-	err = g.Wait()
-	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
-		// The caller cancelled: say so rather than whichever goroutine noticed first.
-		return fmt.Errorf("%w (%v)", ctx.Err(), err)
-	}
-	return err
+	return a.Pipeline
 }
 
 // readsPart reports whether the chunk is stored raw, so that the part the
 // selection spans can be fetched alone.
 func (a *Array) readsPart(c Chunk) bool {
-	pipe := a.Pipeline
-	if c.Pipeline != nil {
-		pipe = c.Pipeline
-	}
+	pipe := a.pipeline(c)
 	return (pipe == nil || pipe.Empty()) && !a.FOrder && !a.Objects && c.Src != nil
-}
-
-// locators bounds the goroutines that locate chunks. Locating may be I/O (an
-// HDF5 chunk index, a remote store), so it runs concurrently too.
-const locators = 32
-
-// locate finds every touched chunk, in plan order, with up to locators
-// goroutines each taking a contiguous share of the chunks.
-func locate(ctx context.Context, a *Array, plan *selection.Plan) ([]job, error) {
-	jobs := make([]job, 0, plan.NumChunks())
-	for p := range plan.Chunks() {
-		jobs = append(jobs, job{plan: p})
-	}
-	n := min(locators, len(jobs))
-	g, gctx := errgroup.WithContext(ctx)
-	for w := range n {
-		share := jobs[w*len(jobs)/n : (w+1)*len(jobs)/n]
-		g.Go(func() error {
-			for i := range share {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				c, err := a.Locator.Locate(gctx, share[i].plan.Coords)
-				if err != nil {
-					return &ChunkError{Array: a.Name, Coords: share[i].plan.Coords, Where: "index", Err: err}
-				}
-				share[i].chunk = c
-			}
-			return nil
-		})
-	}
-	return jobs, g.Wait()
-}
-
-func where(c Chunk) string {
-	switch {
-	case c.Missing:
-		return "missing"
-	case c.Src == nil:
-		return "inline"
-	}
-	return fmt.Sprintf("%s@%d+%d", c.Src.Name(), c.Off, c.Len)
 }

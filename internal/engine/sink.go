@@ -17,6 +17,7 @@ type byteSink struct {
 // scratch recycles chunk-sized decode buffers across reads.
 var scratch sync.Pool
 
+// getScratch returns a buffer of n bytes, recycled when one is big enough.
 func getScratch(n int) []byte {
 	if p, ok := scratch.Get().(*[]byte); ok && cap(*p) >= n {
 		return (*p)[:n]
@@ -24,22 +25,20 @@ func getScratch(n int) []byte {
 	return make([]byte, n)
 }
 
+// putScratch gives b back for a later getScratch.
 func putScratch(b []byte) { scratch.Put(&b) }
 
+// do decodes j and scatters its selected elements into the output.
 func (s *byteSink) do(j job) error {
 	a, is := s.a, s.a.ItemSize
 	if j.chunk.Missing {
 		fillRuns(j.plan, s.out, a.Fill, is)
 		return nil
 	}
-	pipe := a.Pipeline
-	if j.chunk.Pipeline != nil {
-		pipe = j.chunk.Pipeline
-	}
-	n := a.chunkLen() * is
 	if j.part {
 		return s.scatterPart(j)
 	}
+	pipe, n := a.pipeline(j.chunk), a.chunkLen()*is
 	if off, ok := j.plan.Contiguous(); ok && !a.FOrder {
 		// The chunk is exactly one run of the output: decode straight into it.
 		return s.decode(s.out[off*is:off*is+n], j.raw, pipe)
@@ -112,18 +111,15 @@ type objectSink struct {
 	out []any
 }
 
+// do decodes j and scatters its selected items into the output.
 func (s *objectSink) do(j job) error {
 	a := s.a
 	if j.chunk.Missing {
 		fillRuns(j.plan, s.out, []any{a.FillObject}, 1)
 		return nil
 	}
-	pipe := a.Pipeline
-	if j.chunk.Pipeline != nil {
-		pipe = j.chunk.Pipeline
-	}
 	n := a.chunkLen()
-	items, err := pipe.DecodeObjects(j.raw, n)
+	items, err := a.pipeline(j.chunk).DecodeObjects(j.raw, n)
 	if err != nil {
 		return err
 	}

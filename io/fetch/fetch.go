@@ -85,31 +85,17 @@ func New(opts ...Option) (*Fetcher, error) {
 // Concurrency reports the number of reads the Fetcher keeps in flight.
 func (f *Fetcher) Concurrency() int { return f.concurrency }
 
-var (
-	defaultOnce sync.Once
-	defaultPtr  atomic.Pointer[Fetcher]
-)
+// defaultFetcher is built on first use; New cannot fail with no options.
+var defaultFetcher = sync.OnceValue(func() *Fetcher {
+	f, _ := New()
+	return f
+})
 
-// Default returns the process-wide Fetcher, with the default options unless
-// SetDefault replaced it.
-func Default() *Fetcher {
-	defaultOnce.Do(func() {
-		if defaultPtr.Load() == nil {
-			f, _ := New()
-			defaultPtr.CompareAndSwap(nil, f)
-		}
-	})
-	return defaultPtr.Load()
-}
-
-// SetDefault makes f the process-wide Fetcher returned by Default (e.g. for a
-// --concurrency flag). It panics if f is nil.
-func SetDefault(f *Fetcher) {
-	if f == nil {
-		panic("fetch: SetDefault(nil)")
-	}
-	defaultPtr.Store(f)
-}
+// Default returns the process-wide Fetcher, built with the default options on
+// first use. Readers that share it share one concurrency limit and one
+// bytes-in-flight budget; a caller that needs other limits builds its own
+// Fetcher with New and passes it explicitly.
+func Default() *Fetcher { return defaultFetcher() }
 
 // cached is implemented by source.Cache: a Fetcher serves ranges it holds
 // without I/O, reads the others from the source underneath and stores them.

@@ -280,11 +280,14 @@ func TestDefault(t *testing.T) {
 	if d == nil || d.Concurrency() != DefaultConcurrency || Default() != d {
 		t.Fatal("Default is not one shared default Fetcher")
 	}
-	f, _ := New(WithConcurrency(3))
-	SetDefault(f)
-	defer SetDefault(d)
-	if Default() != f {
-		t.Fatal("SetDefault ignored")
+	done := make(chan *Fetcher)
+	for range 4 {
+		go func() { done <- Default() }()
+	}
+	for range 4 {
+		if <-done != d {
+			t.Fatal("concurrent callers got different default Fetchers")
+		}
 	}
 }
 

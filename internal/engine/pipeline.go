@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lindigo/lindi/io/fetch"
+	"github.com/lindigo/lindi/selection"
+)
+
+// A read runs in stages: plan the chunks the selection touches, locate them,
+// classify them by where their bytes are, then fetch and decode at once: two
+// producers (chunks needing no I/O, chunks as the fetcher delivers them) feed
+// a bounded pool of decoders, and each decoder scatters into the output
+// through the sink.
+
+// run reads the selection r of array a through the sink s.
+func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Options) error {
+	plan, err := r.Plan(a.Chunks)
+	if err != nil {
+		return fmt.Errorf("engine: %s: %w", a.Name, err)
+	}
+	located, err := locate(ctx, a, plan)
+	if err != nil {
+		return err
+	}
+	if len(located) == 0 {
+		return nil
+	}
+	rd := &reader{a: a, sink: s, opt: opt, total: len(located)}
+	return rd.read(ctx, classify(a, located))
+}
+
+// locators bounds the goroutines that locate chunks. Locating may be I/O (an
+// HDF5 chunk index, a remote store), so it runs concurrently too.
+const locators = 32
+
+// locate finds every touched chunk, in plan order, with up to locators
+// goroutines each taking a contiguous share of the chunks.
+func locate(ctx context.Context, a *Array, plan *selection.Plan) ([]job, error) {
+	jobs := make([]job, 0, plan.NumChunks())
+	for p := range plan.Chunks() {
+		jobs = append(jobs, job{plan: p})
+	}
+	n := min(locators, len(jobs))
+	g, gctx := errgroup.WithContext(ctx)
+	for w := range n {
+		share := jobs[w*len(jobs)/n : (w+1)*len(jobs)/n]
+		g.Go(func() error {
+			for i := range share {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				c, err := a.Locator.Locate(gctx, share[i].plan.Coords)
+				if err != nil {
+					return &ChunkError{Array: a.Name, Coords: share[i].plan.Coords, Where: "index", Err: err}
+				}
+				share[i].chunk = c
+			}
+			return nil
+		})
+	}
+	return jobs, g.Wait()
+}
+
+// batch is the located chunks of a read sorted by where their bytes are.
+type batch struct {
+	local  []job         // missing or in memory: decoded without I/O
+	remote []job         // remote[i] is decoded once ranges[i] is fetched
+	ranges []fetch.Range // the bytes each remote job waits for
+}
+
+// classify sorts the located jobs into a batch. A job for a chunk in memory
+// gets its bytes now; a job for part of a raw chunk waits for only the bytes
+// the selection spans.
+func classify(a *Array, located []job) batch {
+	var b batch
+	for _, j := range located {
+		c := j.chunk
+		switch {
+		case c.Missing:
+			b.local = append(b.local, j)
+		case c.Src == nil:
+			j.raw = c.Data
+			b.local = append(b.local, j)
+		case a.readsPart(c):
+			j, r := a.partJob(j)
+			b.remote, b.ranges = append(b.remote, j), append(b.ranges, r)
+		default:
+			b.remote = append(b.remote, j)
+			b.ranges = append(b.ranges, fetch.Range{Src: c.Src, Off: c.Off, Len: c.Len})
+		}
+	}
+	return b
+}
+
+// partJob turns j, for a raw chunk, into a job for the elements its plan
+// spans and returns their byte range, clipped to the stored bytes (a short
+// chunk under PadShort may end before the span does).
+func (a *Array) partJob(j job) (job, fetch.Range) {
+	lo, hi := j.plan.Span()
+	j.part, j.lo = true, lo
+	c := j.chunk
+	off, end := int64(lo*a.ItemSize), min(int64(hi*a.ItemSize), c.Len)
+	return j, fetch.Range{Src: c.Src, Off: c.Off + min(off, c.Len), Len: max(end-off, 0)}
+}
+
+// reader is the state of one read shared by its producers and decoders.
+type reader struct {
+	a     *Array
+	sink  sink
+	opt   Options
+	jobs  chan job     // from the producers to the decoders; closed when both are done
+	total int          // chunks the read touches, for Progress
+	done  atomic.Int64 // chunks decoded, for Progress
+}
+
+// read fetches and decodes the batch, which holds at least one job. It
+// returns only after every goroutine it started has ended.
+func (rd *reader) read(ctx context.Context, b batch) error {
+	workers := rd.workers(len(b.local) + len(b.remote))
+	rd.jobs = make(chan job, workers)
+	g, gctx := errgroup.WithContext(ctx)
+	for range workers {
+		g.Go(func() error { return rd.decode(gctx) })
+	}
+	rd.produce(gctx, g, b)
+	return preferCaller(ctx, g.Wait())
+}
+
+// workers is the size of the decoder pool for n jobs.
+func (rd *reader) workers(n int) int {
+	w := rd.opt.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return min(w, n)
+}
+
+// produce starts, in g, the two producers that feed the decoders: one sends
+// the jobs that need no I/O, the other the remote jobs as the fetcher
+// delivers their bytes. Fetching starts at once, so its latency overlaps the
+// decoding of the others. rd.jobs is closed when both producers are done,
+// by a goroutine in g too, so that waiting for g waits for every goroutine.
+func (rd *reader) produce(ctx context.Context, g *errgroup.Group, b batch) {
+	var producers sync.WaitGroup
+	producers.Add(2)
+	g.Go(func() error {
+		producers.Wait()
+		close(rd.jobs)
+		return nil
+	})
+	g.Go(func() error {
+		defer producers.Done()
+		return rd.sendLocal(ctx, b.local)
+	})
+	g.Go(func() error {
+		defer producers.Done()
+		return rd.sendFetched(ctx, b.remote, b.ranges)
+	})
+}
+
+// sendLocal sends the jobs whose bytes are at hand.
+func (rd *reader) sendLocal(ctx context.Context, local []job) error {
+	for _, j := range local {
+		if err := rd.send(ctx, j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sendFetched fetches ranges and sends remote[i] as soon as ranges[i] is in.
+func (rd *reader) sendFetched(ctx context.Context, remote []job, ranges []fetch.Range) error {
+	if len(ranges) == 0 {
+		return nil
+	}
+	f := rd.opt.Fetcher
+	if f == nil {
+		f = fetch.Default()
+	}
+	return f.Fetch(ctx, ranges, func(i int, data []byte) error {
+		j := remote[i]
+		j.raw = data
+		return rd.send(ctx, j)
+	})
+}
+
+// send hands j to a decoder, unless the read ends first.
+func (rd *reader) send(ctx context.Context, j job) error {
+	select {
+	case rd.jobs <- j:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// decode is one decoder of the pool: it decodes jobs through the sink until
+// the producers are done or the read fails.
+func (rd *reader) decode(ctx context.Context) error {
+	for j := range rd.jobs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := rd.sink.do(j); err != nil {
+			return &ChunkError{Array: rd.a.Name, Coords: j.plan.Coords, Where: where(j.chunk), Err: err}
+		}
+		if rd.opt.Progress != nil {
+			rd.opt.Progress(int(rd.done.Add(1)), rd.total)
+		}
+	}
+	return nil
+}
+
+// preferCaller returns err, except that when the caller cancelled ctx it
+// says so rather than report whichever goroutine noticed first.
+func preferCaller(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w (%v)", ctx.Err(), err)
+	}
+	return err
+}
+
+// where names the origin of a chunk's bytes for a ChunkError.
+func where(c Chunk) string {
+	switch {
+	case c.Missing:
+		return "missing"
+	case c.Src == nil:
+		return "inline"
+	}
+	return fmt.Sprintf("%s@%d+%d", c.Src.Name(), c.Off, c.Len)
+}
