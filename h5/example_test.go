@@ -47,7 +47,7 @@ func ExampleDense() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	a, err := h5.ReadFloat64(ctx, ds, selection.Selection{selection.Slice(0, 100, 1)})
+	a, err := h5.Read[float64](ctx, ds, selection.Selection{selection.Slice(0, 100, 1)})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func ExampleDense() {
 	// 100 2
 }
 
-func ExampleDataset_ReadStrings() {
+func ExampleRead_strings() {
 	ctx := context.Background()
 	f, err := h5.Open(ctx, "../testdata/conformance/fixture.lindi.json")
 	if err != nil {
@@ -72,7 +72,7 @@ func ExampleDataset_ReadStrings() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s, err := ds.ReadStrings(ctx, nil)
+	s, err := h5.Read[string](ctx, ds, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -166,14 +166,31 @@ func TestTypedReads(t *testing.T) {
 	if !slices.Equal(a.Shape, []int{3, 2}) || !slices.Equal(a.Data, []int16{1020, 1801, -190, 1153, -1632, 899}) {
 		t.Errorf("got %v %v", a.Shape, a.Data)
 	}
-	if _, err := h5.Read[float32](ctx, d, nil); !errors.Is(err, h5.ErrType) {
-		t.Errorf("Read[float32] of <i2: %v", err)
+	if _, err := h5.ReadExact[float32](ctx, d, nil); !errors.Is(err, h5.ErrType) {
+		t.Errorf("ReadExact[float32] of <i2: %v", err)
 	}
-	m, err := h5.Dense(h5.Convert[float64](a))
+	// Read converts; the names say which one does.
+	if c, err := h5.Read[float32](ctx, d, parse(t, "0:3, 0:2")); err != nil || !slices.Equal(c.Data, []float32{1020, 1801, -190, 1153, -1632, 899}) {
+		t.Errorf("Read[float32] of <i2: %v %v", c, err)
+	}
+	if c, err := h5.Read[int8](ctx, d, parse(t, "0, 0")); err != nil || c.Data[0] != -4 {
+		t.Errorf("Read[int8] of 1020: %v %v", c, err)
+	}
+	if _, err := h5.Read[string](ctx, d, nil); !errors.Is(err, h5.ErrType) {
+		t.Errorf("Read[string] of <i2: %v", err)
+	}
+	if _, err := h5.Read[h5.Reference](ctx, d, nil); !errors.Is(err, h5.ErrType) {
+		t.Errorf("Read[Reference] of <i2: %v", err)
+	}
+	fa, err := h5.Read[float64](ctx, d, parse(t, "0:3, 0:2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := h5.Dense(fa)
 	if err != nil || m.At(2, 1) != 899 {
 		t.Errorf("Dense: %v", err)
 	}
-	empty, err := h5.ReadFloat64(ctx, d, parse(t, "3:3, :"))
+	empty, err := h5.Read[float64](ctx, d, parse(t, "3:3, :"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +201,7 @@ func TestTypedReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col, err := h5.ReadFloat64(ctx, ts, parse(t, "::-1000"))
+	col, err := h5.Read[float64](ctx, ts, parse(t, "::-1000"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +235,7 @@ func TestStringsAndRefs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s, err := d.ReadStrings(ctx, nil)
+				s, err := h5.Read[string](ctx, d, nil)
 				if err != nil {
 					t.Fatalf("%s: %v", path, err)
 				}
@@ -230,7 +247,7 @@ func TestStringsAndRefs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			refs, err := d.ReadRefs(ctx, parse(t, ":3"))
+			refs, err := h5.Read[h5.Reference](ctx, d, parse(t, ":3"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -259,7 +276,7 @@ func TestCompound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			yv, err := h5.AsFloat64(y)
+			yv, err := h5.As[float64](y)
 			if err != nil || yv.Data[1] != 0.2 || yv.Data[5] != 1 {
 				t.Errorf("y = %v, %v", yv, err)
 			}
@@ -267,7 +284,7 @@ func TestCompound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			xv, err := h5.As[int32](x)
+			xv, err := h5.AsExact[int32](x)
 			if err != nil || !slices.Equal(xv.Data, []int32{0, 1, 2, 3, 4, 5}) {
 				t.Errorf("x = %v, %v", xv, err)
 			}

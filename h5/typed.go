@@ -11,6 +11,12 @@ type Number interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
 }
 
+// Element is the set of element types Read and As give: numbers, strings and
+// references.
+type Element interface {
+	Number | string | Reference
+}
+
 // Typed is an n-dimensional array of Go values in C order: the element at
 // index (i0, …, ik) is Data[i0*stride0 + … + ik]. A 0-d array (a scalar) has
 // an empty Shape and one element.
@@ -22,16 +28,10 @@ type Typed[T any] struct {
 // Len is the number of elements.
 func (t *Typed[T]) Len() int { return len(t.Data) }
 
-// Convert returns a copy of a with every element converted to T, as Go
-// conversions do (float to integer truncates toward zero).
-func Convert[T, S Number](a *Typed[S]) *Typed[T] {
-	return convert[T](a.Data, a.Shape)
-}
-
-func convert[T, S Number](data []S, shape []int) *Typed[T] {
-	out := &Typed[T]{Shape: append([]int(nil), shape...), Data: make([]T, len(data))}
+func convert[T, S Number](data []S) []T {
+	out := make([]T, len(data))
 	for i, x := range data {
-		out.Data[i] = T(x)
+		out[i] = T(x)
 	}
 	return out
 }

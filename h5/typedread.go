@@ -13,10 +13,17 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-// Read reads the selection sel of a numeric dataset as a Typed[T]. T must be
-// the Go type of the dataset's dtype (int16 for "<i2", float64 for ">f8", uint8
-// for "|b1", …); use ReadFloat64 or Convert to change type.
-func Read[T Number](ctx context.Context, d *Dataset, sel selection.Selection) (*Typed[T], error) {
+// Read reads the selection sel of a dataset as a Typed[T], converting its
+// elements to T:
+//   - a Number T takes any numeric or boolean dtype, converted as Go
+//     conversions do (float to integer truncates toward zero; booleans read
+//     as 0 and 1); the result shares the read's memory when the dtype is T's;
+//   - string takes fixed-size bytes ("|S n", trailing NULs dropped, as numpy
+//     does), fixed-size unicode ("<U n") and variable-length strings;
+//   - Reference takes object references.
+//
+// Any other dtype fails with ErrType. ReadExact reads without conversion.
+func Read[T Element](ctx context.Context, d *Dataset, sel selection.Selection) (*Typed[T], error) {
 	a, err := d.Read(ctx, sel)
 	if err != nil {
 		return nil, err
@@ -28,11 +35,45 @@ func Read[T Number](ctx context.Context, d *Dataset, sel selection.Selection) (*
 	return t, nil
 }
 
-// As returns the elements of a as a Typed[T], sharing a's memory when it is
-// suitably aligned (no copy). T must be the Go type of a's dtype.
-func As[T Number](a *Array) (*Typed[T], error) {
+// ReadExact reads the selection sel of a numeric dataset as a Typed[T] without
+// converting: T must be the Go type of the dataset's dtype (int16 for "<i2",
+// float64 for ">f8", uint8 for "|b1", …), or the read fails with ErrType. The
+// result shares the read's memory.
+func ReadExact[T Number](ctx context.Context, d *Dataset, sel selection.Selection) (*Typed[T], error) {
+	a, err := d.Read(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	t, err := AsExact[T](a)
+	if err != nil {
+		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)
+	}
+	return t, nil
+}
+
+// As returns the elements of a as a Typed[T], converted by the rules of Read.
+func As[T Element](a *Array) (*Typed[T], error) {
+	var out any
+	var err error
+	switch any(*new(T)).(type) {
+	case string:
+		out, err = asStrings(a)
+	case Reference:
+		out, err = asRefs(a)
+	default:
+		out, err = asNumbers[T](a)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out.(*Typed[T]), nil
+}
+
+// AsExact returns the elements of a as a Typed[T], sharing a's memory when it
+// is suitably aligned (no copy). T must be the Go type of a's dtype.
+func AsExact[T Number](a *Array) (*Typed[T], error) {
 	var zero T
-	kind, size := numberKind(zero)
+	kind, size := numberKind(reflect.TypeOf(zero))
 	dt := a.DType
 	if !(dt.Kind == kind || kind == zarrmeta.KindUint && dt.Kind == zarrmeta.KindBool) || dt.Size != size {
 		return nil, fmt.Errorf("dtype %s does not read as %T: %w", dt, zero, ErrType)
@@ -57,9 +98,8 @@ func view[T Number](b []byte) []T {
 	return out
 }
 
-// numberKind gives the dtype kind and size that the Go type of v reads.
-func numberKind(v any) (zarrmeta.Kind, int) {
-	t := reflect.TypeOf(v)
+// numberKind gives the dtype kind and size that a Go numeric type reads.
+func numberKind(t reflect.Type) (zarrmeta.Kind, int) {
 	switch t.Kind() {
 	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return zarrmeta.KindInt, int(t.Size())
@@ -71,72 +111,81 @@ func numberKind(v any) (zarrmeta.Kind, int) {
 	return zarrmeta.KindInvalid, 0
 }
 
-// ReadFloat64 reads the selection sel of a numeric or boolean dataset and
-// converts every element to float64 (booleans read as 0 and 1).
-func ReadFloat64(ctx context.Context, d *Dataset, sel selection.Selection) (*Typed[float64], error) {
-	a, err := d.Read(ctx, sel)
+// asNumbers converts a numeric array to T, an Element that is a Number: it
+// converts to the basic type under T and reinterprets the result as []T.
+func asNumbers[T Element](a *Array) (*Typed[T], error) {
+	var data any
+	var err error
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int8:
+		data, err = numbers[int8](a)
+	case reflect.Int16:
+		data, err = numbers[int16](a)
+	case reflect.Int32:
+		data, err = numbers[int32](a)
+	case reflect.Int64:
+		data, err = numbers[int64](a)
+	case reflect.Uint8:
+		data, err = numbers[uint8](a)
+	case reflect.Uint16:
+		data, err = numbers[uint16](a)
+	case reflect.Uint32:
+		data, err = numbers[uint32](a)
+	case reflect.Uint64:
+		data, err = numbers[uint64](a)
+	case reflect.Float32:
+		data, err = numbers[float32](a)
+	default:
+		data, err = numbers[float64](a)
+	}
 	if err != nil {
 		return nil, err
 	}
-	t, err := AsFloat64(a)
-	if err != nil {
-		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)
-	}
-	return t, nil
+	v := reflect.ValueOf(data)
+	out := unsafe.Slice((*T)(v.UnsafePointer()), v.Len())
+	return &Typed[T]{Shape: a.Shape, Data: out}, nil
 }
 
-// AsFloat64 converts the elements of a numeric or boolean array to float64.
-// The result is a copy unless a is already float64.
-func AsFloat64(a *Array) (*Typed[float64], error) {
+// numbers converts the elements of a numeric or boolean array to T; the result
+// shares a's memory when its dtype is T's.
+func numbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](a *Array) ([]T, error) {
+	if t, err := AsExact[T](a); err == nil {
+		return t.Data, nil
+	}
 	dt := a.DType
 	switch {
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 8:
-		return As[float64](a)
+		return convert[T](view[float64](a.Data)), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 4:
-		return convert[float64](view[float32](a.Data), a.Shape), nil
+		return convert[T](view[float32](a.Data)), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 2:
-		out := make([]float64, len(a.Data)/2)
+		out := make([]T, len(a.Data)/2)
 		for i := range out {
-			out[i] = zarrmeta.Float16(binary.NativeEndian.Uint16(a.Data[2*i:]))
+			out[i] = T(zarrmeta.Float16(binary.NativeEndian.Uint16(a.Data[2*i:])))
 		}
-		return &Typed[float64]{Shape: a.Shape, Data: out}, nil
+		return out, nil
 	case (dt.Kind == zarrmeta.KindUint || dt.Kind == zarrmeta.KindBool) && dt.Size == 1:
-		return convert[float64](view[uint8](a.Data), a.Shape), nil
+		return convert[T](view[uint8](a.Data)), nil
 	case dt.Kind == zarrmeta.KindUint && dt.Size == 2:
-		return convert[float64](view[uint16](a.Data), a.Shape), nil
+		return convert[T](view[uint16](a.Data)), nil
 	case dt.Kind == zarrmeta.KindUint && dt.Size == 4:
-		return convert[float64](view[uint32](a.Data), a.Shape), nil
+		return convert[T](view[uint32](a.Data)), nil
 	case dt.Kind == zarrmeta.KindUint && dt.Size == 8:
-		return convert[float64](view[uint64](a.Data), a.Shape), nil
+		return convert[T](view[uint64](a.Data)), nil
 	case dt.Kind == zarrmeta.KindInt && dt.Size == 1:
-		return convert[float64](view[int8](a.Data), a.Shape), nil
+		return convert[T](view[int8](a.Data)), nil
 	case dt.Kind == zarrmeta.KindInt && dt.Size == 2:
-		return convert[float64](view[int16](a.Data), a.Shape), nil
+		return convert[T](view[int16](a.Data)), nil
 	case dt.Kind == zarrmeta.KindInt && dt.Size == 4:
-		return convert[float64](view[int32](a.Data), a.Shape), nil
+		return convert[T](view[int32](a.Data)), nil
 	case dt.Kind == zarrmeta.KindInt && dt.Size == 8:
-		return convert[float64](view[int64](a.Data), a.Shape), nil
+		return convert[T](view[int64](a.Data)), nil
 	}
-	return nil, fmt.Errorf("dtype %s does not convert to float64: %w", dt, ErrType)
+	return nil, fmt.Errorf("dtype %s does not convert to %s: %w", dt, reflect.TypeFor[T](), ErrType)
 }
 
-// ReadStrings reads the selection sel of a string dataset: fixed-size bytes
-// ("|S n", trailing NULs dropped, as numpy does), fixed-size unicode ("<U n")
-// or variable-length strings stored as objects.
-func (d *Dataset) ReadStrings(ctx context.Context, sel selection.Selection) (*Typed[string], error) {
-	a, err := d.Read(ctx, sel)
-	if err != nil {
-		return nil, err
-	}
-	t, err := a.Strings()
-	if err != nil {
-		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)
-	}
-	return t, nil
-}
-
-// Strings returns the elements of a string array as Go strings.
-func (a *Array) Strings() (*Typed[string], error) {
+// asStrings returns the elements of a string array as Go strings.
+func asStrings(a *Array) (*Typed[string], error) {
 	out := &Typed[string]{Shape: a.Shape, Data: make([]string, a.Len())}
 	dt := a.DType
 	switch dt.Kind {
@@ -182,20 +231,16 @@ func utf32(b []byte) (string, error) {
 	return strings.TrimRight(sb.String(), "\x00"), nil
 }
 
-// ReadRefs reads the selection sel of an object-reference dataset.
-func (d *Dataset) ReadRefs(ctx context.Context, sel selection.Selection) (*Typed[Reference], error) {
-	a, err := d.Read(ctx, sel)
-	if err != nil {
-		return nil, err
+// asRefs returns the elements of an object-reference array.
+func asRefs(a *Array) (*Typed[Reference], error) {
+	if a.Objects == nil && a.Len() > 0 {
+		return nil, fmt.Errorf("dtype %s holds no references: %w", a.DType, ErrType)
 	}
 	out := &Typed[Reference]{Shape: a.Shape, Data: make([]Reference, len(a.Objects))}
-	if a.Objects == nil && a.Len() > 0 {
-		return nil, fmt.Errorf("h5: read %s: dtype %s holds no references: %w", d.path, a.DType, ErrType)
-	}
 	for i, v := range a.Objects {
 		r, ok := v.(Reference)
 		if !ok {
-			return nil, fmt.Errorf("h5: read %s: element %d is %T, not a reference: %w", d.path, i, v, ErrType)
+			return nil, fmt.Errorf("element %d is %T, not a reference: %w", i, v, ErrType)
 		}
 		out.Data[i] = r
 	}

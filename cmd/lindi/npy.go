@@ -18,7 +18,7 @@ func writeNPY(w io.Writer, a *h5.Array) error {
 	out := &npy.Array{Shape: a.Shape}
 	switch a.DType.Kind {
 	case zarrmeta.KindBytes, zarrmeta.KindUnicode, zarrmeta.KindObject:
-		s, err := a.Strings()
+		s, err := h5.As[string](a)
 		if err != nil {
 			return fmt.Errorf("cannot write %s elements to .npy: %w (try -f json)", a.DType, err)
 		}

@@ -84,7 +84,7 @@ func elements(a *h5.Array) ([]any, error) {
 	dt := a.DType
 	switch dt.Kind {
 	case zarrmeta.KindBytes, zarrmeta.KindUnicode:
-		s, err := a.Strings()
+		s, err := h5.As[string](a)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +133,7 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 8:
 		return math.Float64frombits(ne.Uint64(b)), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 2:
-		t, err := h5.AsFloat64(&h5.Array{DType: dt, Shape: []int{}, Data: b})
+		t, err := h5.As[float64](&h5.Array{DType: dt, Shape: []int{}, Data: b})
 		if err != nil {
 			return nil, err
 		}

@@ -39,7 +39,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	a, err := h5.ReadFloat64(ctx, ds, sel) // touched chunks are fetched and decoded in parallel
+	a, err := h5.Read[float64](ctx, ds, sel) // touched chunks are fetched and decoded in parallel
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -90,11 +90,11 @@ func Compare(got, want *h5.Array) error {
 	}
 	wdt := want.DType
 	if wdt.Kind == zarrmeta.KindUnicode || wdt.Kind == zarrmeta.KindBytes {
-		gs, err := got.Strings()
+		gs, err := h5.As[string](got)
 		if err != nil {
 			return err
 		}
-		ws, err := want.Strings()
+		ws, err := h5.As[string](want)
 		if err != nil {
 			return err
 		}
@@ -110,11 +110,11 @@ func Compare(got, want *h5.Array) error {
 		return nil
 	}
 	if wdt.Kind == zarrmeta.KindFloat {
-		g, err := h5.AsFloat64(got)
+		g, err := h5.As[float64](got)
 		if err != nil {
 			return err
 		}
-		w, err := h5.AsFloat64(want)
+		w, err := h5.As[float64](want)
 		if err != nil {
 			return err
 		}
