@@ -12,8 +12,8 @@ import (
 // maxRank bounds the number of dimensions of an array.
 const maxRank = 64
 
-// Array is the metadata of a Zarr v2 array, from its .zarray document.
-type Array struct {
+// ArrayMeta is the metadata of a Zarr v2 array, from its .zarray document.
+type ArrayMeta struct {
 	// Shape is the array shape; empty for a zero-dimensional array.
 	Shape []int
 	// Chunks is the chunk shape, of the same rank as Shape, every entry
@@ -57,7 +57,7 @@ type zarray struct {
 // Bare NaN and Infinity tokens are read as the strings "NaN" and
 // "Infinity". It refuses chunk ranks that differ from the shape's, chunk
 // sizes below 1, and sizes whose byte counts overflow.
-func ParseArray(b []byte) (*Array, error) {
+func ParseArray(b []byte) (*ArrayMeta, error) {
 	var z zarray
 	if err := json.Unmarshal(quoteNonFinite(b), &z); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrArray, err)
@@ -65,7 +65,7 @@ func ParseArray(b []byte) (*Array, error) {
 	if z.ZarrFormat == nil || *z.ZarrFormat != 2 {
 		return nil, fmt.Errorf("%w: zarr_format must be 2", ErrArray)
 	}
-	a := &Array{Order: 'C', Separator: "."}
+	a := &ArrayMeta{Order: 'C', Separator: "."}
 	var err error
 	if a.Shape, a.Chunks, err = parseGrid(z.Shape, z.Chunks); err != nil {
 		return nil, err
@@ -201,13 +201,13 @@ func clip(raw []byte) string {
 // and no filters. Only then may a short chunk (LINDI's split contiguous
 // datasets) be zero-padded to full size, or a part of a chunk be read by
 // byte range.
-func (a *Array) Raw() bool {
+func (a *ArrayMeta) Raw() bool {
 	return a.Compressor == nil && len(a.Filters) == 0
 }
 
 // Grid returns the number of chunks along each dimension: the ceiling of
 // shape over chunks (0 along an empty dimension).
-func (a *Array) Grid() []int {
+func (a *ArrayMeta) Grid() []int {
 	g := make([]int, len(a.Shape))
 	for i, n := range a.Shape {
 		g[i] = (n + a.Chunks[i] - 1) / a.Chunks[i]
@@ -218,7 +218,7 @@ func (a *Array) Grid() []int {
 // ChunkKey returns the store key of the chunk at grid coordinates coords,
 // relative to the array: "0.3.1" or "0/3/1" depending on Separator, and
 // "0" for a zero-dimensional array. It does not check coords.
-func (a *Array) ChunkKey(coords []int) string {
+func (a *ArrayMeta) ChunkKey(coords []int) string {
 	if len(coords) == 0 {
 		return "0"
 	}
@@ -233,7 +233,7 @@ func (a *Array) ChunkKey(coords []int) string {
 }
 
 // ChunkItems returns the number of items in one (full-size) chunk.
-func (a *Array) ChunkItems() int {
+func (a *ArrayMeta) ChunkItems() int {
 	n := 1
 	for _, c := range a.Chunks {
 		n *= c
@@ -243,12 +243,12 @@ func (a *Array) ChunkItems() int {
 
 // ChunkBytes returns the size in bytes of one decoded, full-size chunk.
 // For object dtypes this counts 8 bytes per item, as numpy does.
-func (a *Array) ChunkBytes() int {
+func (a *ArrayMeta) ChunkBytes() int {
 	return a.ChunkItems() * a.DType.Size
 }
 
 // Items returns the number of items in the array.
-func (a *Array) Items() int {
+func (a *ArrayMeta) Items() int {
 	n := 1
 	for _, s := range a.Shape {
 		n *= s

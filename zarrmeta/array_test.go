@@ -17,9 +17,9 @@ func TestParseArray(t *testing.T) {
 	tests := []struct {
 		name  string
 		in    string
-		check func(t *testing.T, a *Array)
+		check func(t *testing.T, a *ArrayMeta)
 	}{
-		{"defaults", doc(""), func(t *testing.T, a *Array) {
+		{"defaults", doc(""), func(t *testing.T, a *ArrayMeta) {
 			if !a.Raw() || a.Order != 'C' || a.Separator != "." || a.Compressor != nil || a.Filters != nil || !a.Fill.Null || string(a.FillValue) != "null" {
 				t.Fatalf("defaults: %+v", a)
 			}
@@ -30,52 +30,52 @@ func TestParseArray(t *testing.T) {
 				t.Fatalf("key %q", a.ChunkKey([]int{2, 0}))
 			}
 		}},
-		{"filters null", doc(`, "filters": null, "compressor": null, "fill_value": 0.0`), func(t *testing.T, a *Array) {
+		{"filters null", doc(`, "filters": null, "compressor": null, "fill_value": 0.0`), func(t *testing.T, a *ArrayMeta) {
 			if a.Filters != nil || a.Compressor != nil || a.Fill.Null {
 				t.Fatalf("%+v", a)
 			}
 		}},
-		{"filters empty", doc(`, "filters": []`), func(t *testing.T, a *Array) {
+		{"filters empty", doc(`, "filters": []`), func(t *testing.T, a *ArrayMeta) {
 			if a.Filters != nil || !a.Raw() {
 				t.Fatalf("filters %q", a.Filters)
 			}
 		}},
-		{"filters and compressor kept raw", doc(`, "filters": [{"id": "shuffle", "elementsize": 8}, {"id":"zlib","level":4}], "compressor": {"id": "blosc", "cname": "lz4"}`), func(t *testing.T, a *Array) {
+		{"filters and compressor kept raw", doc(`, "filters": [{"id": "shuffle", "elementsize": 8}, {"id":"zlib","level":4}], "compressor": {"id": "blosc", "cname": "lz4"}`), func(t *testing.T, a *ArrayMeta) {
 			if a.Raw() || len(a.Filters) != 2 || string(a.Filters[1]) != `{"id":"zlib","level":4}` || string(a.Compressor) != `{"id": "blosc", "cname": "lz4"}` {
 				t.Fatalf("filters %q compressor %q", a.Filters, a.Compressor)
 			}
 		}},
-		{"F order slash", doc(`, "order": "F", "dimension_separator": "/"`), func(t *testing.T, a *Array) {
+		{"F order slash", doc(`, "order": "F", "dimension_separator": "/"`), func(t *testing.T, a *ArrayMeta) {
 			if a.Order != 'F' || a.ChunkKey([]int{1, 2}) != "1/2" {
 				t.Fatalf("order %c key %q", a.Order, a.ChunkKey([]int{1, 2}))
 			}
 		}},
-		{"bare NaN fill", doc(`, "fill_value": NaN`), func(t *testing.T, a *Array) {
+		{"bare NaN fill", doc(`, "fill_value": NaN`), func(t *testing.T, a *ArrayMeta) {
 			if string(a.FillValue) != `"NaN"` || a.Fill.Bytes[7] != 0x7f {
 				t.Fatalf("fill %s %v", a.FillValue, a.Fill.Bytes)
 			}
 		}},
-		{"zero-dimensional", `{"zarr_format": 2, "shape": [], "chunks": [], "dtype": "<i4", "fill_value": 3}`, func(t *testing.T, a *Array) {
+		{"zero-dimensional", `{"zarr_format": 2, "shape": [], "chunks": [], "dtype": "<i4", "fill_value": 3}`, func(t *testing.T, a *ArrayMeta) {
 			if a.ChunkKey(nil) != "0" || len(a.Grid()) != 0 || a.Items() != 1 || a.Fill.Bytes[0] != 3 {
 				t.Fatalf("%+v", a)
 			}
 		}},
-		{"empty dimension", `{"zarr_format": 2, "shape": [0, 5], "chunks": [4, 5], "dtype": "<i4", "fill_value": 0}`, func(t *testing.T, a *Array) {
+		{"empty dimension", `{"zarr_format": 2, "shape": [0, 5], "chunks": [4, 5], "dtype": "<i4", "fill_value": 0}`, func(t *testing.T, a *ArrayMeta) {
 			if !reflect.DeepEqual(a.Grid(), []int{0, 1}) || a.Items() != 0 {
 				t.Fatalf("grid %v", a.Grid())
 			}
 		}},
-		{"object", `{"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "|O", "fill_value": 0, "filters": [{"id": "json2"}]}`, func(t *testing.T, a *Array) {
+		{"object", `{"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "|O", "fill_value": 0, "filters": [{"id": "json2"}]}`, func(t *testing.T, a *ArrayMeta) {
 			if a.DType.Kind != KindObject || a.Fill.Object != "" || a.Fill.Bytes != nil {
 				t.Fatalf("%+v", a)
 			}
 		}},
-		{"structured", `{"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": [["a", "<i4"], ["b", ">f8", [2]]], "fill_value": null}`, func(t *testing.T, a *Array) {
+		{"structured", `{"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": [["a", "<i4"], ["b", ">f8", [2]]], "fill_value": null}`, func(t *testing.T, a *ArrayMeta) {
 			if a.DType.Size != 20 || len(a.Fill.Bytes) != 20 {
 				t.Fatalf("%+v", a)
 			}
 		}},
-		{"unknown keys ignored", doc(`, "attributes": {}, "x": 1`), func(t *testing.T, a *Array) {}},
+		{"unknown keys ignored", doc(`, "attributes": {}, "x": 1`), func(t *testing.T, a *ArrayMeta) {}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,7 +215,7 @@ func TestParseArrayFixtures(t *testing.T) {
 
 func TestParseArrayFixtureDetails(t *testing.T) {
 	files := zarrFiles(t, ".zarray")
-	get := func(name string) *Array {
+	get := func(name string) *ArrayMeta {
 		t.Helper()
 		a, err := ParseArray(files["../testdata/conformance/fixture.zarr/"+name+"/.zarray"])
 		if err != nil {

@@ -240,20 +240,20 @@ func TestParseCompoundDType(t *testing.T) {
 func TestAsReference(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    Reference
+		want    LINDIRef
 		ok, bad bool
 	}{
 		{`{"_REFERENCE": {"object_id": "abc", "path": "/a/b", "source": ".", "source_object_id": "def"}}`,
-			Reference{Path: "/a/b", Source: ".", ObjectID: "abc", SourceObjectID: "def"}, true, false},
-		{`{"_REFERENCE": {"path": "/a"}, "other": 1}`, Reference{Path: "/a"}, true, false},
-		{`{"_REFERENCE": {"path": ""}}`, Reference{}, true, true},
-		{`{"_REFERENCE": {"source": "."}}`, Reference{}, true, true},
-		{`{"_REFERENCE": {"path": "/a", "object_id": 5}}`, Reference{}, true, true},
-		{`{"_REFERENCE": "/a"}`, Reference{}, true, true},
-		{`{"path": "/a"}`, Reference{}, false, false},
-		{`"/a"`, Reference{}, false, false},
-		{`[{"_REFERENCE": {"path": "/a"}}]`, Reference{}, false, false},
-		{`null`, Reference{}, false, false},
+			LINDIRef{Path: "/a/b", Source: ".", ObjectID: "abc", SourceObjectID: "def"}, true, false},
+		{`{"_REFERENCE": {"path": "/a"}, "other": 1}`, LINDIRef{Path: "/a"}, true, false},
+		{`{"_REFERENCE": {"path": ""}}`, LINDIRef{}, true, true},
+		{`{"_REFERENCE": {"source": "."}}`, LINDIRef{}, true, true},
+		{`{"_REFERENCE": {"path": "/a", "object_id": 5}}`, LINDIRef{}, true, true},
+		{`{"_REFERENCE": "/a"}`, LINDIRef{}, true, true},
+		{`{"path": "/a"}`, LINDIRef{}, false, false},
+		{`"/a"`, LINDIRef{}, false, false},
+		{`[{"_REFERENCE": {"path": "/a"}}]`, LINDIRef{}, false, false},
+		{`null`, LINDIRef{}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

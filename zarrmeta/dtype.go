@@ -11,7 +11,7 @@ import (
 // Kind is the category of a DType.
 type Kind uint8
 
-// The kinds of dtype. Reference is not a numpy kind: it marks a field of a
+// The kinds of dtype. LINDIRef is not a numpy kind: it marks a field of a
 // LINDI _COMPOUND_DTYPE that holds an object reference.
 const (
 	KindInvalid Kind = iota

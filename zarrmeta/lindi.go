@@ -4,10 +4,10 @@ import (
 	"fmt"
 )
 
-// Reference is a LINDI object reference, stored as
+// LINDIRef is a LINDI object reference, stored as
 // {"_REFERENCE": {"object_id", "path", "source", "source_object_id"}} in
 // attributes and in the items of object datasets.
-type Reference struct {
+type LINDIRef struct {
 	// Path is the path of the target object within the file.
 	Path string
 	// Source is the file holding the target; "." means this file.
@@ -24,20 +24,20 @@ type Reference struct {
 // false and no error for any other value, and an error wrapping
 // ErrReference when the _REFERENCE object is malformed: not an object, no
 // string "path", or a field that is neither a string nor null.
-func AsReference(v any) (Reference, bool, error) {
+func AsReference(v any) (LINDIRef, bool, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Reference{}, false, nil
+		return LINDIRef{}, false, nil
 	}
 	raw, ok := m[AttrReference]
 	if !ok {
-		return Reference{}, false, nil
+		return LINDIRef{}, false, nil
 	}
 	r, ok := raw.(map[string]any)
 	if !ok {
-		return Reference{}, true, fmt.Errorf("%w: %s is not an object", ErrReference, jsonText(raw))
+		return LINDIRef{}, true, fmt.Errorf("%w: %s is not an object", ErrReference, jsonText(raw))
 	}
-	var ref Reference
+	var ref LINDIRef
 	for _, f := range []struct {
 		key string
 		dst *string
@@ -47,11 +47,11 @@ func AsReference(v any) (Reference, bool, error) {
 			*f.dst = s
 		case nil:
 		default:
-			return Reference{}, true, fmt.Errorf("%w: %q is %s, not a string", ErrReference, f.key, jsonText(s))
+			return LINDIRef{}, true, fmt.Errorf("%w: %q is %s, not a string", ErrReference, f.key, jsonText(s))
 		}
 	}
 	if ref.Path == "" {
-		return Reference{}, true, fmt.Errorf("%w: %s has no \"path\"", ErrReference, jsonText(raw))
+		return LINDIRef{}, true, fmt.Errorf("%w: %s has no \"path\"", ErrReference, jsonText(raw))
 	}
 	return ref, true, nil
 }

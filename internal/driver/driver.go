@@ -231,7 +231,7 @@ type Storage interface {
 // Stored is a dataset's elements as the engine reads them.
 type Stored struct {
 	// Array is the chunked array the engine reads. For a scalar it has shape [1].
-	Array *engine.Array
+	Array *engine.Chunked
 	// Items, when set, turns what the engine read into the items of the
 	// result (variable-length strings, references, JSON values).
 	Items Items

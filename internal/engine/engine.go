@@ -24,8 +24,8 @@ type Chunk struct {
 	Pipeline *codecs.Pipeline
 }
 
-// Array describes a stored chunked array.
-type Array struct {
+// Chunked describes a stored chunked array.
+type Chunked struct {
 	Shape  []int
 	Chunks []int
 	// ItemSize is the size of one element in bytes (for object arrays: ignored).
@@ -102,7 +102,7 @@ type sink interface {
 
 // Read reads the selection r of array a into out, which must hold exactly
 // r.Len()*a.ItemSize bytes, in C order and in the stored byte order.
-func Read(ctx context.Context, a *Array, r *selection.Resolved, out []byte, opt Options) error {
+func Read(ctx context.Context, a *Chunked, r *selection.Resolved, out []byte, opt Options) error {
 	if want := r.Len() * a.ItemSize; len(out) != want {
 		return fmt.Errorf("engine: output holds %d bytes, selection needs %d", len(out), want)
 	}
@@ -114,7 +114,7 @@ func Read(ctx context.Context, a *Array, r *selection.Resolved, out []byte, opt 
 
 // ReadObjects reads the selection r of the object array a into out, which must
 // hold exactly r.Len() items, in C order.
-func ReadObjects(ctx context.Context, a *Array, r *selection.Resolved, out []any, opt Options) error {
+func ReadObjects(ctx context.Context, a *Chunked, r *selection.Resolved, out []any, opt Options) error {
 	if want := r.Len(); len(out) != want {
 		return fmt.Errorf("engine: output holds %d items, selection needs %d", len(out), want)
 	}
@@ -127,7 +127,7 @@ func ReadObjects(ctx context.Context, a *Array, r *selection.Resolved, out []any
 	return run(ctx, a, r, &objectSink{a: a, out: out}, opt)
 }
 
-func (a *Array) check() error {
+func (a *Chunked) check() error {
 	if len(a.Shape) != len(a.Chunks) {
 		return fmt.Errorf("engine: %s: shape %v and chunks %v differ in rank", a.Name, a.Shape, a.Chunks)
 	}
@@ -138,7 +138,7 @@ func (a *Array) check() error {
 }
 
 // chunkLen is the number of elements in one full chunk.
-func (a *Array) chunkLen() int {
+func (a *Chunked) chunkLen() int {
 	n := 1
 	for _, c := range a.Chunks {
 		n *= c
@@ -148,7 +148,7 @@ func (a *Array) chunkLen() int {
 
 // pipeline returns the pipeline that decodes chunk c: its own, if it has
 // one, or else the array's.
-func (a *Array) pipeline(c Chunk) *codecs.Pipeline {
+func (a *Chunked) pipeline(c Chunk) *codecs.Pipeline {
 	if c.Pipeline != nil {
 		return c.Pipeline
 	}
@@ -157,7 +157,7 @@ func (a *Array) pipeline(c Chunk) *codecs.Pipeline {
 
 // readsPart reports whether the chunk is stored raw, so that the part the
 // selection spans can be fetched alone.
-func (a *Array) readsPart(c Chunk) bool {
+func (a *Chunked) readsPart(c Chunk) bool {
 	pipe := a.pipeline(c)
 	return (pipe == nil || pipe.Empty()) && !a.FOrder && !a.Objects && c.Src != nil
 }

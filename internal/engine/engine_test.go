@@ -28,7 +28,7 @@ type testArray struct {
 func (ta testArray) value(i, j int) uint16 { return uint16(1 + i*ta.cols + j) }
 
 // build stores the chunks and returns the engine's view of the array.
-func (ta testArray) build() *Array {
+func (ta testArray) build() *Chunked {
 	cr, cc := ta.chunks[0], ta.chunks[1]
 	gr, gc := (ta.rows+cr-1)/cr, (ta.cols+cc-1)/cc
 	var blob []byte
@@ -64,7 +64,7 @@ func (ta testArray) build() *Array {
 		}
 	}
 	src := source.NewBytes("blob", blob)
-	return &Array{
+	return &Chunked{
 		Shape: []int{ta.rows, ta.cols}, Chunks: ta.chunks, ItemSize: 2, FOrder: ta.forder,
 		Fill: []byte{0x34, 0x12}, Name: "test",
 		Locator: locateFunc(func(_ context.Context, c []int) (Chunk, error) {
@@ -202,7 +202,7 @@ func (stall) Size(context.Context) (int64, error) { return 1 << 20, nil }
 func (stall) Name() string                        { return "stall" }
 
 func TestReadCancel(t *testing.T) {
-	a := &Array{Shape: []int{100}, Chunks: []int{10}, ItemSize: 1, Name: "stalled",
+	a := &Chunked{Shape: []int{100}, Chunks: []int{10}, ItemSize: 1, Name: "stalled",
 		Locator: locateFunc(func(_ context.Context, c []int) (Chunk, error) {
 			return Chunk{Src: stall{}, Off: int64(c[0]) * 1000, Len: 10}, nil
 		})}
@@ -280,7 +280,7 @@ func TestReadPartOfRawChunk(t *testing.T) {
 		blob[i] = byte(i / cols)
 	}
 	src := &counting{Bytes: source.NewBytes("big", blob[:len(blob)-cols])} // the last row is not stored
-	a := &Array{Shape: []int{rows, cols}, Chunks: []int{rows, cols}, ItemSize: 1, PadShort: true, Name: "raw",
+	a := &Chunked{Shape: []int{rows, cols}, Chunks: []int{rows, cols}, ItemSize: 1, PadShort: true, Name: "raw",
 		Locator: locateFunc(func(context.Context, []int) (Chunk, error) {
 			return Chunk{Src: src, Len: int64(len(blob) - cols)}, nil
 		})}

@@ -21,7 +21,7 @@ import (
 // through the sink.
 
 // run reads the selection r of array a through the sink s.
-func run(ctx context.Context, a *Array, r *selection.Resolved, s sink, opt Options) error {
+func run(ctx context.Context, a *Chunked, r *selection.Resolved, s sink, opt Options) error {
 	plan, err := r.Plan(a.Chunks)
 	if err != nil {
 		return fmt.Errorf("engine: %s: %w", a.Name, err)
@@ -43,7 +43,7 @@ const locators = 32
 
 // locate finds every touched chunk, in plan order, with up to locators
 // goroutines each taking a contiguous share of the chunks.
-func locate(ctx context.Context, a *Array, plan *selection.Plan) ([]job, error) {
+func locate(ctx context.Context, a *Chunked, plan *selection.Plan) ([]job, error) {
 	jobs := make([]job, 0, plan.NumChunks())
 	for p := range plan.Chunks() {
 		jobs = append(jobs, job{plan: p})
@@ -79,7 +79,7 @@ type batch struct {
 // classify sorts the located jobs into a batch. A job for a chunk in memory
 // gets its bytes now; a job for part of a raw chunk waits for only the bytes
 // the selection spans.
-func classify(a *Array, located []job) batch {
+func classify(a *Chunked, located []job) batch {
 	var b batch
 	for _, j := range located {
 		c := j.chunk
@@ -103,7 +103,7 @@ func classify(a *Array, located []job) batch {
 // partJob turns j, for a raw chunk, into a job for the elements its plan
 // spans and returns their byte range, clipped to the stored bytes (a short
 // chunk under PadShort may end before the span does).
-func (a *Array) partJob(j job) (job, fetch.Range) {
+func (a *Chunked) partJob(j job) (job, fetch.Range) {
 	lo, hi := j.plan.Span()
 	j.part, j.lo = true, lo
 	c := j.chunk
@@ -113,7 +113,7 @@ func (a *Array) partJob(j job) (job, fetch.Range) {
 
 // reader is the state of one read shared by its producers and decoders.
 type reader struct {
-	a     *Array
+	a     *Chunked
 	sink  sink
 	opt   Options
 	jobs  chan job     // from the producers to the decoders; closed when both are done

@@ -10,7 +10,7 @@ import (
 
 // byteSink decodes fixed-size chunks into a byte output.
 type byteSink struct {
-	a   *Array
+	a   *Chunked
 	out []byte
 }
 
@@ -107,7 +107,7 @@ func (s *byteSink) decode(dst, raw []byte, pipe *codecs.Pipeline) error {
 
 // objectSink decodes object chunks (json2, vlen-utf8, …) into an item output.
 type objectSink struct {
-	a   *Array
+	a   *Chunked
 	out []any
 }
 

@@ -155,9 +155,9 @@ func (s *storage) Stored(ctx context.Context) (*driver.Stored, error) {
 // so that a read of a few rows fetches little and a large read runs in parallel.
 const virtualChunkBytes = 1 << 20
 
-func (s *storage) build(ctx context.Context) (*engine.Array, error) {
+func (s *storage) build(ctx context.Context) (*engine.Chunked, error) {
 	lay := s.hd.Layout()
-	arr := &engine.Array{
+	arr := &engine.Chunked{
 		Shape: s.dims, Chunks: slices.Clone(s.chunks), ItemSize: int(s.hd.Datatype().Size),
 		Fill: s.fill.Bytes, Name: s.path,
 	}

@@ -51,7 +51,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		return d, nil
 	}
 	objects := meta.DType.Kind == zarrmeta.KindObject
-	st := &driver.Fixed{Array: &engine.Array{
+	st := &driver.Fixed{Array: &engine.Chunked{
 		Shape: meta.Shape, Chunks: meta.Chunks, ItemSize: meta.DType.Size,
 		FOrder: meta.Order == 'F', Fill: meta.Fill.Bytes, FillObject: meta.Fill.Object,
 		Pipeline: pipe, Objects: objects, PadShort: t.lindi != nil, Name: path,
@@ -68,7 +68,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 type keyLocator struct {
 	t    *tree
 	key  string
-	meta *zarrmeta.Array
+	meta *zarrmeta.ArrayMeta
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
