@@ -1,9 +1,11 @@
 package h5
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -171,22 +173,24 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 }
 
 // open gives the file to the first driver sure of its format, or else tries
-// those that might read it, in order.
+// those that might read it, in order. A driver that cannot tell (its Sniff
+// failed: the file cannot be read, say) is passed over; its error is the
+// answer when no driver takes the file.
 func (f *File) open(ctx context.Context) error {
 	in, err := f.input()
 	if err != nil {
 		return err
 	}
 	var maybe []driver.Driver
+	var sniffErr error
 	for _, d := range driver.Drivers() {
 		m, err := d.Sniff(ctx, in)
-		if err != nil {
-			return err
-		}
-		switch m {
-		case driver.Yes:
+		switch {
+		case err != nil:
+			sniffErr = cmp.Or(sniffErr, err)
+		case m == driver.Yes:
 			return f.openWith(ctx, d, in)
-		case driver.Maybe:
+		case m == driver.Maybe:
 			maybe = append(maybe, d)
 		}
 	}
@@ -195,14 +199,22 @@ func (f *File) open(ctx context.Context) error {
 			return err
 		}
 	}
+	if sniffErr != nil {
+		return sniffErr
+	}
 	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
 }
 
+// input describes the file to the drivers. A name that is neither a URL nor
+// an existing path is left to them (a driver may read other names).
 func (f *File) input() (*driver.Input, error) {
 	if isURL(f.name) {
 		return driver.NewInput(f.env, f.name, true, false), nil
 	}
 	st, err := os.Stat(f.name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return driver.NewInput(f.env, f.name, false, false), nil
+	}
 	if err != nil {
 		return nil, err
 	}
