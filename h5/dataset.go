@@ -140,7 +140,7 @@ func (f *File) zarrDataset(ctx context.Context, key, path string, zarray []byte,
 		Shape: meta.Shape, Chunks: meta.Chunks, ItemSize: meta.DType.Size,
 		FOrder: meta.Order == 'F', Fill: meta.Fill.Bytes, FillObject: meta.Fill.Object,
 		Pipeline: pipe, Objects: meta.DType.Kind == zarrmeta.KindObject, PadShort: f.kind == LINDIJSON, Name: path,
-		Locate: f.zarrLocate(key, meta),
+		Locator: locatorFunc(f.zarrLocate(key, meta)),
 	}
 	st := &storage{arr: arr}
 	d.storage = func(context.Context) (*storage, error) { return st, nil }

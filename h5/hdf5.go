@@ -311,9 +311,9 @@ func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
 		data := lay.Data
 		arr.Chunks = slices.Clone(s.dims)
 		arr.PadShort = true
-		arr.Locate = func(context.Context, []int) (engine.Chunk, error) {
+		arr.Locator = locatorFunc(func(context.Context, []int) (engine.Chunk, error) {
 			return engine.Chunk{Data: data}, nil
-		}
+		})
 	case layout.Contiguous:
 		arr.PadShort = true
 		rows := 1
@@ -337,7 +337,7 @@ func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
 			total *= int64(n)
 		}
 		addr := lay.Addr
-		arr.Locate = func(_ context.Context, c []int) (engine.Chunk, error) {
+		arr.Locator = locatorFunc(func(_ context.Context, c []int) (engine.Chunk, error) {
 			if addr == math.MaxUint64 {
 				return engine.Chunk{Missing: true}, nil
 			}
@@ -347,7 +347,7 @@ func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
 			}
 			n := min(chunkBytes, total-off)
 			return engine.Chunk{Src: src, Off: int64(base+addr) + off, Len: n}, nil
-		}
+		})
 	case layout.Chunked:
 		idx, err := s.hd.Index(ctx)
 		if err != nil {
@@ -359,7 +359,7 @@ func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
 		}
 		arr.Pipeline = full
 		noEdgeFilters := lay.Flags&layout.FlagNoFilterEdgeChunks != 0
-		arr.Locate = func(ctx context.Context, c []int) (engine.Chunk, error) {
+		arr.Locator = locatorFunc(func(ctx context.Context, c []int) (engine.Chunk, error) {
 			ch, ok, err := idx.Lookup(ctx, c)
 			if err != nil || !ok {
 				return engine.Chunk{Missing: !ok}, err
@@ -375,7 +375,7 @@ func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
 				}
 			}
 			return out, nil
-		}
+		})
 	default:
 		return nil, fmt.Errorf("%w: %s layout", hdf5.ErrUnsupported, lay.Class)
 	}
@@ -451,4 +451,12 @@ func (f *File) openExternal(ctx context.Context, path string, ext zarrmeta.Exter
 		return nil, err
 	}
 	return st.get(ctx)
+}
+
+// locatorFunc adapts a function to an engine.Locator.
+type locatorFunc func(ctx context.Context, coords []int) (engine.Chunk, error)
+
+// Locate calls f.
+func (f locatorFunc) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
+	return f(ctx, coords)
 }
