@@ -9,10 +9,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/hdf5"
-	"github.com/lindigo/lindi/hdf5/layout"
 	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -186,9 +185,8 @@ type hdf5Storage struct {
 	scalar bool
 	items  func(ctx context.Context, raw []byte) ([]any, error) // vlen and reference elements
 
-	pipes *pipelines // the chunk pipeline, one per filter mask
-	mu    sync.Mutex
-	st    *storage
+	mu sync.Mutex
+	st *storage
 }
 
 func newHDF5Storage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*hdf5Storage, error) {
@@ -228,8 +226,7 @@ func newHDF5Storage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*hdf5Storage,
 	if s.chunks == nil {
 		s.chunks = slices.Clone(s.shape)
 	}
-	s.pipes = &pipelines{filters: hd.Filters(), elemSize: int(hd.Datatype().Size), byMask: map[uint32]*codecs.Pipeline{}}
-	full, err := s.pipes.get(0) // an unknown filter fails here, naming it
+	full, err := hd.Pipeline() // an unknown filter fails here, naming it
 	if err != nil {
 		return nil, err
 	}
@@ -290,139 +287,35 @@ func (s *hdf5Storage) get(ctx context.Context) (*storage, error) {
 	return s.st, nil
 }
 
-// virtualChunkBytes is the size of the pieces a contiguous dataset is read in,
-// so that a read of a few rows fetches little and a large read runs in parallel.
-const virtualChunkBytes = 1 << 20
-
 func (s *hdf5Storage) build(ctx context.Context) (*engine.Array, error) {
-	t := s.hd.Datatype()
-	lay := s.hd.Layout()
-	arr := &engine.Array{
-		Shape: s.dims, Chunks: slices.Clone(s.chunks), ItemSize: int(t.Size),
-		Fill: s.fill.Bytes, Name: s.path,
-	}
-	if s.scalar {
-		arr.Chunks = []int{1}
-	}
-	src := s.hf.Source()
-	base := s.hf.Base()
-	switch lay.Class {
-	case layout.Compact:
-		data := lay.Data
-		arr.Chunks = slices.Clone(s.dims)
-		arr.PadShort = true
-		arr.Locator = locatorFunc(func(context.Context, []int) (engine.Chunk, error) {
-			return engine.Chunk{Data: data}, nil
-		})
-	case layout.Contiguous:
-		arr.PadShort = true
-		rows := 1
-		if len(s.dims) > 0 {
-			rowBytes := arr.ItemSize
-			for _, n := range s.dims[1:] {
-				rowBytes *= max(n, 1)
-			}
-			rows = max(1, min(s.dims[0], virtualChunkBytes/max(rowBytes, 1)))
-			arr.Chunks = append([]int{rows}, s.dims[1:]...)
-			for i := range arr.Chunks {
-				arr.Chunks[i] = max(arr.Chunks[i], 1)
-			}
-		}
-		chunkBytes := int64(arr.ItemSize)
-		for _, c := range arr.Chunks {
-			chunkBytes *= int64(c)
-		}
-		total := int64(arr.ItemSize)
-		for _, n := range s.dims {
-			total *= int64(n)
-		}
-		addr := lay.Addr
-		arr.Locator = locatorFunc(func(_ context.Context, c []int) (engine.Chunk, error) {
-			if addr == math.MaxUint64 {
-				return engine.Chunk{Missing: true}, nil
-			}
-			off := int64(0)
-			if len(c) > 0 {
-				off = int64(c[0]) * chunkBytes
-			}
-			n := min(chunkBytes, total-off)
-			return engine.Chunk{Src: src, Off: int64(base+addr) + off, Len: n}, nil
-		})
-	case layout.Chunked:
-		idx, err := s.hd.Index(ctx)
-		if err != nil {
-			return nil, err
-		}
-		full, err := s.pipes.get(0)
-		if err != nil {
-			return nil, err
-		}
-		arr.Pipeline = full
-		noEdgeFilters := lay.Flags&layout.FlagNoFilterEdgeChunks != 0
-		arr.Locator = locatorFunc(func(ctx context.Context, c []int) (engine.Chunk, error) {
-			ch, ok, err := idx.Lookup(ctx, c)
-			if err != nil || !ok {
-				return engine.Chunk{Missing: !ok}, err
-			}
-			mask := ch.FilterMask
-			if noEdgeFilters && isEdge(c, s.chunks, s.dims) {
-				mask = math.MaxUint32
-			}
-			out := engine.Chunk{Src: src, Off: int64(base + ch.Addr), Len: int64(ch.Size)}
-			if mask != 0 {
-				if out.Pipeline, err = s.pipes.get(mask); err != nil {
-					return engine.Chunk{}, err
-				}
-			}
-			return out, nil
-		})
-	default:
-		return nil, fmt.Errorf("%w: %s layout", hdf5.ErrUnsupported, lay.Class)
-	}
-	return arr, nil
-}
-
-// isEdge reports whether the chunk at c extends past the dataset's shape.
-func isEdge(c, chunks, shape []int) bool {
-	for i := range c {
-		if (c[i]+1)*chunks[i] > shape[i] {
-			return true
-		}
-	}
-	return false
-}
-
-// pipelines builds, once per filter mask, the pipeline of the filters a chunk went through.
-type pipelines struct {
-	filters  []layout.Filter
-	elemSize int
-	mu       sync.Mutex
-	byMask   map[uint32]*codecs.Pipeline
-}
-
-func (p *pipelines) get(mask uint32) (*codecs.Pipeline, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if pipe, ok := p.byMask[mask]; ok {
-		return pipe, nil
-	}
-	var cfgs [][]byte
-	for i, flt := range p.filters {
-		if i < 32 && mask&(1<<i) != 0 {
-			continue
-		}
-		cfg, err := flt.Codec(p.elemSize)
-		if err != nil {
-			return nil, err
-		}
-		cfgs = append(cfgs, cfg)
-	}
-	pipe, err := codecs.Default.Pipeline(nil, cfgs)
+	loc, err := s.hd.Locator(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p.byMask[mask] = pipe
-	return pipe, nil
+	return &engine.Array{
+		Shape: s.dims, Chunks: slices.Clone(loc.Grid()), ItemSize: int(s.hd.Datatype().Size),
+		Fill: s.fill.Bytes, Name: s.path, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
+		Locator: hdf5Locator{loc: loc, src: s.hf.Source()},
+	}, nil
+}
+
+// hdf5Locator hands the engine the chunks an hdf5.Locator finds in src.
+type hdf5Locator struct {
+	loc *hdf5.Locator
+	src source.Source
+}
+
+// Locate converts the hdf5 package's chunk to the engine's.
+func (l hdf5Locator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
+	c, err := l.loc.Locate(ctx, coords)
+	if err != nil {
+		return engine.Chunk{}, err
+	}
+	out := engine.Chunk{Data: c.Data, Missing: c.Missing, Pipeline: c.Pipeline}
+	if c.Data == nil && !c.Missing {
+		out.Src, out.Off, out.Len = l.src, c.Off, c.Len
+	}
+	return out, nil
 }
 
 // openExternal opens the HDF5 dataset that a LINDI _EXTERNAL_ARRAY_LINK names.

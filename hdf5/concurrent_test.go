@@ -110,9 +110,9 @@ func TestOptions(t *testing.T) {
 		ok   bool
 	}{
 		{"defaults", nil, true},
-		{"small pages", []Option{WithPageSize(4096), WithCacheBytes(1 << 20)}, true},
+		{"small pages", []Option{WithPageSize(4096), WithMetadataCacheBytes(1 << 20)}, true},
 		{"page size not a power of two", []Option{WithPageSize(5000)}, false},
-		{"cache smaller than a page", []Option{WithCacheBytes(100)}, false},
+		{"cache smaller than a page", []Option{WithMetadataCacheBytes(100)}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
