@@ -272,7 +272,7 @@ func TestPipelinesMask(t *testing.T) {
 		}
 	}
 	bad := newPipelines(codecs.Default, []layout.Filter{{ID: layout.FilterSzip}}, 4)
-	if _, err := bad.get(0); !errors.Is(err, layout.ErrUnsupported) || !strings.Contains(err.Error(), "szip") {
+	if _, err := bad.get(0); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "szip") {
 		t.Errorf("szip: %v", err)
 	}
 	if _, err := bad.get(1); err != nil {
