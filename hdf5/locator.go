@@ -13,12 +13,12 @@ import (
 // Layout is how a dataset's raw data is stored.
 type Layout uint8
 
-// Storage layouts. Virtual datasets are not read: opening one fails with
-// ErrUnsupported.
+// Storage layouts, numbered as in the layout message. Virtual datasets
+// are not read: opening one fails with ErrUnsupported.
 const (
-	LayoutCompact    = Layout(layout.Compact)    // in the object header
-	LayoutContiguous = Layout(layout.Contiguous) // one block of the file
-	LayoutChunked    = Layout(layout.Chunked)    // chunks found through an index
+	LayoutCompact    Layout = 0 // in the object header
+	LayoutContiguous Layout = 1 // one block of the file
+	LayoutChunked    Layout = 2 // chunks found through an index
 )
 
 // String returns "compact", "contiguous" or "chunked".
