@@ -9,14 +9,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lindigo/lindi/hdf5/layout"
+	"github.com/lindigo/lindi/hdf5/internal/layout"
 )
 
 // readChunked assembles a whole chunked dataset through its chunk index,
 // decoding deflate and shuffle with the standard library (the codecs
 // package is the engine's business; this checks the index and filters).
 func readChunked(ctx context.Context, ds *Dataset) ([]byte, error) {
-	idx, err := ds.Index(ctx)
+	idx, err := ds.layout.Index(ctx, ds.f.r, ds.space.Dims, ds.space.MaxDims)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func readChunked(ctx context.Context, ds *Dataset) ([]byte, error) {
 		if _, err := ds.File().Source().ReadAt(ctx, stored, int64(ds.File().Base()+e.Addr)); err != nil {
 			return nil, err
 		}
-		data, err := unfilter(stored, ds.Filters(), e.FilterMask, size)
+		data, err := unfilter(stored, ds.filters, e.FilterMask, size)
 		if err != nil {
 			return nil, fmt.Errorf("chunk %v: %w", e.Coords, err)
 		}
@@ -115,10 +115,10 @@ func TestChunkedValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ds.Layout().Class != layout.Chunked {
+			if ds.layout.Class != layout.Chunked {
 				continue
 			}
-			checked[ds.Layout().IndexType]++
+			checked[ds.layout.IndexType]++
 			t.Run(name+"/"+c.ID+"/"+c.Dataset, func(t *testing.T) {
 				raw, err := readChunked(ctx, ds)
 				if err != nil {

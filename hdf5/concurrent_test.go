@@ -1,13 +1,17 @@
 package hdf5
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/lindigo/lindi/codecs"
 )
 
 // listing renders the whole tree, attributes included, as text.
@@ -110,9 +114,9 @@ func TestOptions(t *testing.T) {
 		ok   bool
 	}{
 		{"defaults", nil, true},
-		{"small pages", []Option{WithPageSize(4096), WithCacheBytes(1 << 20)}, true},
+		{"small pages", []Option{WithPageSize(4096), WithMetadataCacheBytes(1 << 20)}, true},
 		{"page size not a power of two", []Option{WithPageSize(5000)}, false},
-		{"cache smaller than a page", []Option{WithCacheBytes(100)}, false},
+		{"cache smaller than a page", []Option{WithMetadataCacheBytes(100)}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,5 +159,49 @@ func TestRequests(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestOptionErrors checks that a bad option fails Open and NewReader with
+// an error naming the option and its value.
+func TestOptionErrors(t *testing.T) {
+	data := readFixture(t, "fixture.h5")
+	for _, tc := range []struct {
+		opt  Option
+		want string
+	}{
+		{WithPageSize(5000), "WithPageSize(5000)"},
+		{WithPageSize(256), "WithPageSize(256)"},
+		{WithMetadataCacheBytes(0), "WithMetadataCacheBytes(0)"},
+		{WithMetadataCacheBytes(100), "WithMetadataCacheBytes(100)"},
+		{WithCodecs(nil), "WithCodecs(nil)"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := NewReader(bytes.NewReader(data), int64(len(data)), tc.opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one naming %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestNewReader opens a file from an io.ReaderAt and rejects bad arguments.
+func TestNewReader(t *testing.T) {
+	data := readFixture(t, "fixture.h5")
+	f, err := NewReader(bytes.NewReader(data), int64(len(data)), WithCodecs(codecs.Default))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := listing(context.Background(), f); err != nil {
+		t.Error(err)
+	}
+	if _, err := NewReader(nil, 10); err == nil {
+		t.Error("nil io.ReaderAt accepted")
+	}
+	if _, err := NewReader(bytes.NewReader(data), -1); err == nil {
+		t.Error("negative size accepted")
+	}
+	if _, err := NewReader(bytes.NewReader(data[:100]), 100); !errors.Is(err, ErrFormat) {
+		t.Errorf("100 bytes: %v", err)
 	}
 }

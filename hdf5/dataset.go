@@ -1,12 +1,13 @@
 package hdf5
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"sync"
 
+	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
-	"github.com/lindigo/lindi/hdf5/layout"
+	"github.com/lindigo/lindi/hdf5/internal/layout"
 )
 
 // Dataset is an HDF5 dataset: its metadata, read when the dataset is
@@ -23,11 +24,19 @@ type Dataset struct {
 	// filterMsg is the body of the filter pipeline message, nil without.
 	filterMsg []byte
 	filters   []layout.Filter
+	pipes     *pipelines   // built on first use
+	loc       *locatorMemo // the Locator, once made
+}
+
+// locatorMemo keeps a dataset's Locator once it was made.
+type locatorMemo struct {
+	mu sync.Mutex
+	l  *Locator
 }
 
 // openDataset reads a dataset's metadata messages.
 func (f *File) openDataset(ctx context.Context, h *objectHeader, path string) (*Dataset, error) {
-	ds := &Dataset{f: f, path: path, addr: h.addr}
+	ds := &Dataset{f: f, path: path, addr: h.addr, loc: new(locatorMemo)}
 	if err := ds.load(ctx, h); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -69,6 +78,7 @@ func (ds *Dataset) load(ctx context.Context, h *objectHeader) error {
 			return err
 		}
 	}
+	ds.pipes = newPipelines(f.codecs, ds.filters, int(ds.dtype.Size))
 	if _, ok := h.first(msgExternalFile); ok {
 		return fmt.Errorf("%w: raw data stored in external files", ErrUnsupported)
 	}
@@ -105,7 +115,7 @@ func (ds *Dataset) Path() string { return ds.path }
 func (ds *Dataset) Addr() uint64 { return ds.addr }
 
 // Kind returns KindDataset.
-func (ds *Dataset) Kind() Kind { return KindDataset }
+func (ds *Dataset) Kind() ObjectKind { return KindDataset }
 
 // Attrs returns the dataset's attributes in name order.
 func (ds *Dataset) Attrs(ctx context.Context) ([]*Attribute, error) {
@@ -130,10 +140,8 @@ func (ds *Dataset) Datatype() *Datatype { return ds.dtype }
 // one).
 func (ds *Dataset) Fill() FillValue { return ds.fill }
 
-// Layout returns the dataset's decoded data layout message: compact data,
-// the contiguous address and size, or the chunk shape and index type. The
-// Layout is shared (its compact Data aliases a cache); do not modify it.
-func (ds *Dataset) Layout() *layout.Layout { return ds.layout }
+// Layout returns how the dataset's raw data is stored.
+func (ds *Dataset) Layout() Layout { return Layout(ds.layout.Class) }
 
 // Chunks returns the chunk shape of a chunked dataset, or nil. The slice
 // is shared; do not modify it.
@@ -144,22 +152,17 @@ func (ds *Dataset) Chunks() []uint64 {
 	return ds.layout.Chunk
 }
 
-// Filters returns the dataset's filter pipeline in the order HDF5 applied
-// it when writing (decode in reverse), or nil. Filter.Codec maps each
-// filter to a codec configuration. The slice is shared; do not modify it.
-func (ds *Dataset) Filters() []layout.Filter { return ds.filters }
-
-// Index returns the chunk index of a chunked dataset: chunk grid
-// coordinates to the chunk's address (relative to File.Base), stored size
-// and filter mask, or "not stored" (fill value). It fails for compact and
-// contiguous datasets. Each call opens the index afresh; keep the result
-// to benefit from its cache.
-func (ds *Dataset) Index(ctx context.Context) (layout.Index, error) {
-	idx, err := ds.layout.Index(ctx, ds.f.r, ds.space.Dims, ds.space.MaxDims)
+// Pipeline returns the dataset's filter pipeline as a codecs pipeline
+// built with the file's registry (WithCodecs): what decodes a chunk that
+// went through every filter. It is empty for a dataset without filters;
+// its IDs name the codecs. It fails with ErrUnsupported naming a filter
+// the registry cannot decode (szip, nbit, scaleoffset, unknown IDs).
+func (ds *Dataset) Pipeline() (*codecs.Pipeline, error) {
+	p, err := ds.pipes.get(0)
 	if err != nil {
-		return nil, fmt.Errorf("hdf5: chunk index of %s: %w", ds.path, err)
+		return nil, fmt.Errorf("hdf5: filters of %s: %w", ds.path, err)
 	}
-	return idx, nil
+	return p, nil
 }
 
 // FilterMessage returns the body of the dataset's filter pipeline message,
@@ -182,40 +185,62 @@ func (ds *Dataset) NumBytes() (uint64, error) {
 }
 
 // ReadRaw returns the raw bytes of a compact or contiguous dataset, in the
-// file's byte order, C order. A contiguous dataset whose storage was never
-// allocated reads as the fill value. It reads at most fileio.MaxRead bytes
-// and fails with ErrUnsupported for chunked datasets, which read through
-// their chunk index.
+// file's byte order, C order, read through its Locator: compact data
+// shorter than the dataset is zero-padded, and contiguous storage that was
+// never allocated reads as the fill value. It reads at most 256 MiB and
+// fails with ErrUnsupported for chunked datasets, whose chunks need
+// decoding.
 func (ds *Dataset) ReadRaw(ctx context.Context) ([]byte, error) {
-	n, err := ds.NumBytes()
+	b, err := ds.readRaw(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("hdf5: read %s: %w", ds.path, err)
 	}
-	if n > fileio.MaxRead {
-		return nil, fmt.Errorf("hdf5: read %s: %w: %d bytes", ds.path, fileio.ErrTooLarge, n)
+	return b, nil
+}
+
+func (ds *Dataset) readRaw(ctx context.Context) ([]byte, error) {
+	if ds.layout.Class == layout.Chunked {
+		return nil, fmt.Errorf("%w: ReadRaw of a %s dataset", ErrUnsupported, ds.layout.Class)
 	}
-	switch ds.layout.Class {
-	case layout.Compact:
-		if uint64(len(ds.layout.Data)) < n {
-			return nil, fmt.Errorf("hdf5: read %s: %w: %d bytes of compact data, want %d",
-				ds.path, ErrFormat, len(ds.layout.Data), n)
+	n, err := ds.NumBytes()
+	if err != nil {
+		return nil, err
+	}
+	if n > fileio.MaxRead {
+		return nil, fmt.Errorf("%w: %d bytes", fileio.ErrTooLarge, n)
+	}
+	loc, err := ds.Locator(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, n)
+	if n == 0 {
+		return out, nil
+	}
+	coords := make([]int, len(loc.grid))
+	if loc.class == layout.Compact { // one chunk, zero-padded
+		ch, err := loc.Locate(ctx, coords)
+		if err != nil {
+			return nil, err
 		}
-		return bytes.Clone(ds.layout.Data[:n]), nil
-	case layout.Contiguous:
-		if fileio.IsUndefined(ds.layout.Addr) {
+		copy(out, ch.Data)
+		return out, nil
+	}
+	// Contiguous data is a run of virtual chunks along the first dimension.
+	for pos := 0; pos < len(out); coords[0]++ {
+		ch, err := loc.Locate(ctx, coords)
+		if err != nil {
+			return nil, err
+		}
+		if ch.Missing {
 			return ds.fillBytes(n), nil
 		}
-		if ds.layout.Size != 0 && ds.layout.Size < n {
-			return nil, fmt.Errorf("hdf5: read %s: %w: %d bytes of contiguous storage, want %d",
-				ds.path, ErrFormat, ds.layout.Size, n)
+		if err := ds.f.r.ReadAt(ctx, out[pos:pos+int(ch.Len)], uint64(ch.Off)-ds.f.Base()); err != nil {
+			return nil, err
 		}
-		b, err := ds.f.r.Bytes(ctx, ds.layout.Addr, n)
-		if err != nil {
-			return nil, fmt.Errorf("hdf5: read %s: %w", ds.path, err)
-		}
-		return b, nil
+		pos += int(ch.Len)
 	}
-	return nil, fmt.Errorf("hdf5: read %s: %w: ReadRaw of a %s dataset", ds.path, ErrUnsupported, ds.layout.Class)
+	return out, nil
 }
 
 // fillBytes returns n bytes of repeated fill value.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lindigo/lindi/hdf5/btree2"
+	"github.com/lindigo/lindi/hdf5/internal/btree2"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
 

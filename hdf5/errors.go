@@ -16,9 +16,9 @@ var (
 	ErrNotHDF5 = errors.New("hdf5: not an HDF5 file")
 	// ErrFormat reports a structure that violates the file format: a bad
 	// signature or version, a size that cannot be, a loop.
-	ErrFormat = errors.New("hdf5: malformed file")
+	ErrFormat = fileio.ErrFormat
 	// ErrUnsupported reports a valid structure this package does not read.
-	ErrUnsupported = errors.New("hdf5: unsupported feature")
+	ErrUnsupported = fileio.ErrUnsupported
 	// ErrNotFound reports a path that names no object.
 	ErrNotFound = errors.New("hdf5: object not found")
 	// ErrExternalLink reports a path that goes through an external link;

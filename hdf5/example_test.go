@@ -9,34 +9,27 @@ import (
 	"github.com/lindigo/lindi/hdf5"
 )
 
-// fileSource is a minimal io/source.Source over a local file.
-type fileSource struct{ f *os.File }
-
-func (s fileSource) ReadAt(_ context.Context, p []byte, off int64) (int, error) {
-	return s.f.ReadAt(p, off)
-}
-
-func (s fileSource) Size(context.Context) (int64, error) {
-	st, err := s.f.Stat()
+// open opens a local HDF5 file with NewReader, as archive/zip opens a zip.
+func open(name string) (*hdf5.File, *os.File) {
+	osf, err := os.Open(name)
 	if err != nil {
-		return 0, err
+		log.Fatal(err)
 	}
-	return st.Size(), nil
+	st, err := osf.Stat()
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, err := hdf5.NewReader(osf, st.Size())
+	if err != nil {
+		log.Fatal(err)
+	}
+	return f, osf
 }
-
-func (s fileSource) Name() string { return s.f.Name() }
 
 func Example() {
 	ctx := context.Background()
-	osf, err := os.Open("../testdata/conformance/fixture.h5")
-	if err != nil {
-		log.Fatal(err)
-	}
+	f, osf := open("../testdata/conformance/fixture.h5")
 	defer osf.Close()
-	f, err := hdf5.Open(ctx, fileSource{osf})
-	if err != nil {
-		log.Fatal(err)
-	}
 	ds, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
 	if err != nil {
 		log.Fatal(err)
@@ -61,15 +54,8 @@ func Example() {
 
 func ExampleGroup_Members() {
 	ctx := context.Background()
-	osf, err := os.Open("../testdata/conformance/fixture.h5")
-	if err != nil {
-		log.Fatal(err)
-	}
+	f, osf := open("../testdata/conformance/fixture.h5")
 	defer osf.Close()
-	f, err := hdf5.Open(ctx, fileSource{osf})
-	if err != nil {
-		log.Fatal(err)
-	}
 	g, err := f.Group(ctx, "acquisition/ElectricalSeries")
 	if err != nil {
 		log.Fatal(err)
@@ -95,15 +81,8 @@ func ExampleGroup_Members() {
 
 func ExampleDatatype_NumpyDescr() {
 	ctx := context.Background()
-	osf, err := os.Open("../testdata/conformance/fixture-latest.h5")
-	if err != nil {
-		log.Fatal(err)
-	}
+	f, osf := open("../testdata/conformance/fixture-latest.h5")
 	defer osf.Close()
-	f, err := hdf5.Open(ctx, fileSource{osf})
-	if err != nil {
-		log.Fatal(err)
-	}
 	for _, p := range []string{"misc/bool", "misc/big_endian_f8", "misc/fixed_strings", "misc/vlen_strings", "misc/compound"} {
 		ds, err := f.Dataset(ctx, p)
 		if err != nil {
@@ -121,4 +100,29 @@ func ExampleDatatype_NumpyDescr() {
 	// misc/fixed_strings |S8
 	// misc/vlen_strings |O
 	// misc/compound [["x","<i4"],["y","<f8"]]
+}
+
+func ExampleLocator() {
+	ctx := context.Background()
+	f, osf := open("../testdata/conformance/fixture.h5")
+	defer osf.Close()
+	ds, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
+	if err != nil {
+		log.Fatal(err)
+	}
+	loc, err := ds.Locator(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ch, err := loc.Locate(ctx, []int{8, 0}) // the last, partial chunk
+	if err != nil {
+		log.Fatal(err)
+	}
+	stored := make([]byte, ch.Len)
+	if _, err := osf.ReadAt(stored, ch.Off); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ds.Layout(), loc.Grid(), ch.Pipeline.IDs(), len(stored) > 0)
+	// Output:
+	// chunked [689 24] [shuffle zlib] true
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 	"github.com/lindigo/lindi/io/source"
 )
@@ -13,8 +14,9 @@ import (
 // goroutines; its caches (object headers, the address-to-path map) are
 // filled lazily under a lock.
 type File struct {
-	r  *fileio.Reader
-	sb *superblock
+	r      *fileio.Reader
+	sb     *superblock
+	codecs *codecs.Registry // builds the datasets' filter pipelines
 
 	headers     *fileio.Memo[uint64, *objectHeader]
 	links       *fileio.Memo[uint64, []Link] // sorted links of groups, by header address
@@ -34,11 +36,11 @@ const maxCachedHeaders = 1 << 16
 // opening a remote file costs a few requests. Open fails with ErrNotHDF5
 // when src has no HDF5 signature.
 func Open(ctx context.Context, src source.Source, opts ...Option) (*File, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
+	o := defaultOptions()
+	if err := o.apply(opts); err != nil {
+		return nil, err
 	}
-	base, err := fileio.New(ctx, src, o.reader...)
+	base, err := fileio.New(ctx, src, fileio.WithPageSize(o.pageSize), fileio.WithCacheBytes(o.cacheBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +59,7 @@ func Open(ctx context.Context, src source.Source, opts ...Option) (*File, error)
 	if err != nil {
 		return nil, fmt.Errorf("hdf5: %s: %w", src.Name(), err)
 	}
-	f := &File{r: r, sb: sb, headers: fileio.NewMemo[uint64, *objectHeader](maxCachedHeaders),
+	f := &File{r: r, sb: sb, codecs: o.codecs, headers: fileio.NewMemo[uint64, *objectHeader](maxCachedHeaders),
 		links: fileio.NewMemo[uint64, []Link](maxCachedHeaders), collections: fileio.NewMemo[uint64, collection](maxCollections),
 		sohm: make(map[uint16]uint64)}
 	if err := f.loadSOHM(ctx); err != nil {
@@ -76,21 +78,17 @@ func Open(ctx context.Context, src source.Source, opts ...Option) (*File, error)
 // Name returns the name of the file's source.
 func (f *File) Name() string { return f.r.Name() }
 
-// Source returns the source the file reads from, for reading raw chunk
-// and contiguous data outside the metadata cache.
+// Source returns the source the file reads from, for reading the raw data
+// a Locator locates (its offsets are offsets in Source).
 func (f *File) Source() source.Source { return f.r.Source() }
 
-// Base returns the absolute file offset that HDF5 addresses are relative
-// to: add it to a chunk's or a contiguous dataset's address to get the
-// offset to read in Source.
+// Base returns the absolute file offset that HDF5 addresses (such as
+// Addr of an object) are relative to; usually 0. A Locator's offsets
+// already include it.
 func (f *File) Base() uint64 { return f.sb.sizes.Base }
 
 // SuperblockVersion returns the version of the file's superblock (0 to 3).
 func (f *File) SuperblockVersion() int { return f.sb.version }
-
-// Stats returns how many requests the metadata reader has sent to the
-// source and how the page cache fared.
-func (f *File) Stats() fileio.Stats { return f.r.Stats() }
 
 // Root returns the root group.
 func (f *File) Root() *Group {

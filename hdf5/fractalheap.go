@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/lindigo/lindi/hdf5/btree2"
+	"github.com/lindigo/lindi/hdf5/internal/btree2"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
 

@@ -9,18 +9,18 @@ import (
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
 
-// Kind is the kind of an object: group, dataset or committed datatype.
-type Kind uint8
+// ObjectKind is the kind of an object: group, dataset or committed datatype.
+type ObjectKind uint8
 
 // Object kinds.
 const (
-	KindGroup Kind = iota
+	KindGroup ObjectKind = iota
 	KindDataset
 	KindDatatype
 )
 
 // String returns "group", "dataset" or "datatype".
-func (k Kind) String() string {
+func (k ObjectKind) String() string {
 	switch k {
 	case KindGroup:
 		return "group"
@@ -33,7 +33,7 @@ func (k Kind) String() string {
 }
 
 // kindOf tells the kind of an object by the messages its header holds.
-func kindOf(h *objectHeader) Kind {
+func kindOf(h *objectHeader) ObjectKind {
 	if _, ok := h.first(msgLayout); ok {
 		return KindDataset
 	}
@@ -51,7 +51,7 @@ type Object interface {
 	// object references and hard links use.
 	Addr() uint64
 	// Kind says which of the three the object is.
-	Kind() Kind
+	Kind() ObjectKind
 	// Attrs returns the object's attributes.
 	Attrs(ctx context.Context) ([]*Attribute, error)
 }
@@ -81,7 +81,7 @@ func (g *Group) Path() string { return g.path }
 func (g *Group) Addr() uint64 { return g.addr }
 
 // Kind returns KindGroup.
-func (g *Group) Kind() Kind { return KindGroup }
+func (g *Group) Kind() ObjectKind { return KindGroup }
 
 // Attrs returns the group's attributes in name order.
 func (g *Group) Attrs(ctx context.Context) ([]*Attribute, error) {
@@ -95,7 +95,7 @@ func (t *NamedType) Path() string { return t.path }
 func (t *NamedType) Addr() uint64 { return t.addr }
 
 // Kind returns KindDatatype.
-func (t *NamedType) Kind() Kind { return KindDatatype }
+func (t *NamedType) Kind() ObjectKind { return KindDatatype }
 
 // Attrs returns the datatype's attributes in name order.
 func (t *NamedType) Attrs(ctx context.Context) ([]*Attribute, error) {
@@ -322,6 +322,7 @@ func withPath(obj Object, path string) Object {
 	case *Dataset:
 		c := *o
 		c.path = path
+		c.loc = new(locatorMemo) // its errors name the new path
 		return &c
 	case *NamedType:
 		c := *o

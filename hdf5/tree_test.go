@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lindigo/lindi/hdf5/layout"
+	"github.com/lindigo/lindi/hdf5/internal/layout"
 )
 
 // entry is one object of a tree, as LINDI JSON or the HDF5 reader sees it.
@@ -179,13 +179,13 @@ func datasetEntry(t *testing.T, ds *Dataset) *entry {
 		t.Fatalf("%s: %v", ds.Path(), err)
 	}
 	e.dtype = descr
-	switch ds.Layout().Class {
+	switch ds.layout.Class {
 	case layout.Chunked:
 		e.chunks = ds.Chunks()
 	case layout.Contiguous:
 		e.chunks = ds.Shape()
 	}
-	for _, flt := range ds.Filters() {
+	for _, flt := range ds.filters {
 		b, err := flt.Codec(int(ds.Datatype().Size))
 		if err != nil {
 			t.Fatalf("%s: %v", ds.Path(), err)

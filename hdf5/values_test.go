@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/lindigo/lindi/hdf5/layout"
+	"github.com/lindigo/lindi/hdf5/internal/layout"
 )
 
 // conformanceCase is one entry of cases.json.
@@ -59,7 +59,7 @@ func TestCompactContiguousValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ds.Layout().Class == layout.Chunked {
+			if ds.layout.Class == layout.Chunked {
 				continue
 			}
 			checked++

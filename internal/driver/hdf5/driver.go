@@ -59,9 +59,9 @@ func open(ctx context.Context, env *driver.Env, name string) (*hdf5.File, error)
 		if err != nil {
 			return nil, err
 		}
-		var opts []hdf5.Option
+		opts := []hdf5.Option{hdf5.WithCodecs(env.Codecs)}
 		if env.HDF5CacheBytes > 0 {
-			opts = append(opts, hdf5.WithCacheBytes(env.HDF5CacheBytes))
+			opts = append(opts, hdf5.WithMetadataCacheBytes(env.HDF5CacheBytes))
 		}
 		return hdf5.Open(ctx, src, opts...)
 	})

@@ -123,7 +123,7 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 			return nil, err
 		}
 	}
-	st, err := newStorage(b.env, b.hf, hd, path)
+	st, err := newStorage(b.hf, hd, path)
 	if err != nil {
 		for _, n := range hd.Shape() {
 			d.Shape = append(d.Shape, int(min(n, math.MaxInt32)))

@@ -1,7 +1,6 @@
 package layout
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
@@ -9,11 +8,11 @@ import (
 
 var (
 	// ErrUnsupported reports a layout, index or filter this package does
-	// not read.
-	ErrUnsupported = errors.New("hdf5: not supported")
+	// not read. It is package hdf5's ErrUnsupported.
+	ErrUnsupported = fileio.ErrUnsupported
 	// ErrCorrupt reports a layout or chunk index that contradicts the
-	// specification or itself.
-	ErrCorrupt = errors.New("hdf5: corrupt layout")
+	// specification or itself. It is package hdf5's ErrFormat.
+	ErrCorrupt = fileio.ErrFormat
 )
 
 // Class is the storage class of a dataset's raw data.

@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/lindigo/lindi/hdf5/btree2"
+	"github.com/lindigo/lindi/hdf5/internal/btree2"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
 

@@ -38,8 +38,8 @@ func (m *memSource) Size(context.Context) (int64, error) { return int64(len(m.da
 func (m *memSource) Name() string                        { return m.name }
 
 var fixturePaths = map[string]string{
-	"fixture.h5":        "../../testdata/conformance/fixture.h5",
-	"fixture-latest.h5": "../../testdata/conformance/fixture-latest.h5",
+	"fixture.h5":        "../../../testdata/conformance/fixture.h5",
+	"fixture-latest.h5": "../../../testdata/conformance/fixture-latest.h5",
 	"indexes.h5":        "testdata/indexes.h5",
 }
 
@@ -296,7 +296,7 @@ func forEachCoord(grid []int, f func([]int)) {
 func TestFixtureLindiRefs(t *testing.T) {
 	ctx := context.Background()
 	f := loadFixtures(t)["fixture.h5"]
-	raw, err := os.ReadFile("../../testdata/conformance/fixture.lindi.json")
+	raw, err := os.ReadFile("../../../testdata/conformance/fixture.lindi.json")
 	if err != nil {
 		t.Fatal(err)
 	}

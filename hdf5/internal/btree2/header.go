@@ -2,7 +2,6 @@ package btree2
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/bits"
 
@@ -37,8 +36,8 @@ const (
 )
 
 // ErrCorrupt reports a B-tree whose structure contradicts itself or the
-// specification.
-var ErrCorrupt = errors.New("hdf5: corrupt version 2 B-tree")
+// specification. It is package hdf5's ErrFormat.
+var ErrCorrupt = fileio.ErrFormat
 
 // prefixSize is the bytes of every node that are not records or
 // pointers: signature, version, type and checksum.

@@ -75,7 +75,7 @@ func TestFixtureTrees(t *testing.T) {
 		minDepth  uint16
 		minChunks int
 	}{
-		{"../../testdata/conformance/fixture-latest.h5", 2, 0, 20},
+		{"../../../testdata/conformance/fixture-latest.h5", 2, 0, 20},
 		{"../layout/testdata/indexes.h5", 4, 2, 5000},
 	}
 	for _, tt := range tests {

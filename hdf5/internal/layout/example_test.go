@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
-	"github.com/lindigo/lindi/hdf5/layout"
+	"github.com/lindigo/lindi/hdf5/internal/layout"
 )
 
 func ExampleParse() {
