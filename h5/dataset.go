@@ -126,7 +126,7 @@ func (f *File) zarrDataset(ctx context.Context, key, path string, zarray []byte,
 		}
 		d.dtype, d.rows = ct, true
 	}
-	pipe, err := codecs.Default.Pipeline(meta.Compressor, meta.Filters)
+	pipe, err := codecs.Builtin().Pipeline(meta.Compressor, meta.Filters)
 	if err != nil {
 		// An unknown codec makes this dataset unreadable, not the file.
 		return d.unreadable(err), nil

@@ -417,7 +417,7 @@ func (p *pipelines) get(mask uint32) (*codecs.Pipeline, error) {
 		}
 		cfgs = append(cfgs, cfg)
 	}
-	pipe, err := codecs.Default.Pipeline(nil, cfgs)
+	pipe, err := codecs.Builtin().Pipeline(nil, cfgs)
 	if err != nil {
 		return nil, err
 	}
