@@ -13,6 +13,9 @@
 // read-only registry of them; [NewRegistry] returns a registry of them that
 // the caller owns and may extend. The package has no mutable global state.
 //
+// HDF5 datasets name their filters by number: [HDF5Filter] turns a filter
+// id and its client data into the configuration of the codec that undoes it.
+//
 // Fixed-size data decodes through [Codec], whose Decode appends into a caller
 // buffer and is told the most bytes it may produce, so that a decompression
 // bomb is an error ([ErrTooLarge]) rather than an allocation. Object arrays

@@ -86,3 +86,16 @@ func (invert) Decode(dst, src []byte, limit int) ([]byte, error) {
 	}
 	return dst, nil
 }
+
+// The table of HDF5 filters turns a dataset's filter pipeline message into
+// codec configurations.
+func ExampleHDF5Filter() {
+	shuffle, _ := codecs.HDF5Filter(2, nil, 4)
+	deflate, _ := codecs.HDF5Filter(1, []uint32{9}, 4)
+	_, err := codecs.HDF5Filter(4, nil, 4)
+	fmt.Printf("%s\n%s\n%v\n", shuffle, deflate, err)
+	// Output:
+	// {"elementsize":4,"id":"shuffle"}
+	// {"id":"zlib","level":9}
+	// codecs: unknown codec: HDF5 filter 4 (szip)
+}
