@@ -64,7 +64,9 @@ func snappyDecode(dst, src []byte) error {
 }
 
 func zlibDecode(dst, src []byte) error {
-	zr, err := inflate.Zlib(bytes.NewReader(src))
+	br := bytes.NewReader(src)
+	defer br.Reset(nil) // the pooled reader must not keep src alive
+	zr, err := inflate.Zlib(br)
 	if err != nil {
 		return err
 	}
