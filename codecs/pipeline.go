@@ -41,7 +41,7 @@ func (r *Registry) Pipeline(compressor []byte, filters [][]byte) (*Pipeline, err
 			}
 		}
 		c, err := r.NewCodec(f)
-		if errors.Is(err, ErrWrongClass) {
+		if i > 0 && errors.Is(err, ErrWrongClass) {
 			return nil, fmt.Errorf("%w: object codec %q must be the first filter", ErrConfig, idOf(f))
 		}
 		if err != nil {

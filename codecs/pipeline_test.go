@@ -77,6 +77,15 @@ func TestRegistry(t *testing.T) {
 			t.Fatal("ErrWrongClass does not wrap ErrConfig")
 		}
 	})
+	t.Run("declining constructor without the other class", func(t *testing.T) {
+		var r Registry
+		r.RegisterObjectCodec("shy", func([]byte) (ObjectCodec, error) { return nil, ErrWrongClass })
+		_, err := r.Pipeline(nil, configs(`{"id":"shy"}`))
+		wantErr(t, err, ErrWrongClass)
+		if strings.Contains(err.Error(), "first filter") {
+			t.Fatalf("error %q blames the filter position", err)
+		}
+	})
 	t.Run("builtin is shared and read-only", func(t *testing.T) {
 		if Builtin() != Builtin() {
 			t.Fatal("Builtin returns different registries")

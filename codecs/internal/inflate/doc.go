@@ -3,7 +3,9 @@
 //
 // The readers come from github.com/klauspost/compress rather than the
 // standard library because BenchmarkInflate measured them faster on a
-// realistic chunk (1.5 MiB of noisy int16 data). Callers bound what they
+// realistic chunk (1.5 MiB of noisy int16 data): about 1.6 times less CPU
+// time per chunk, and no allocation per chunk where the standard library
+// makes about 800. Callers bound what they
 // read themselves: a reader decodes on demand, so a decompression bomb costs
 // only what the caller chooses to read.
 //
