@@ -132,7 +132,7 @@ func BenchmarkFilters(b *testing.B) {
 // Zarr and HDF5 setups.
 func BenchmarkPipeline(b *testing.B) {
 	for _, comp := range []string{"zlib", "zstd", "lz4"} {
-		p, err := Default.Pipeline([]byte(`{"id":"`+comp+`"}`), configs(`{"id":"shuffle","elementsize":2}`))
+		p, err := Builtin().Pipeline([]byte(`{"id":"`+comp+`"}`), configs(`{"id":"shuffle","elementsize":2}`))
 		if err != nil {
 			b.Fatal(err)
 		}

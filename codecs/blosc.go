@@ -34,8 +34,3 @@ func (bloscCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 // MaxEncodedLen allows for the 16-byte header, the block offsets and
 // per-split lengths on top of incompressible data.
 func (bloscCodec) MaxEncodedLen(n int) int { return compressBound(n) }
-
-// registerBlosc adds the blosc codec to r.
-func registerBlosc(r *Registry) {
-	r.Register("blosc", func([]byte) (any, error) { return bloscCodec{}, nil })
-}

@@ -8,7 +8,7 @@ type castCodec struct {
 	from, to numType
 }
 
-func newAsType(config []byte) (any, error) {
+func newAsType(config []byte) (Codec, error) {
 	const id = "astype"
 	var cfg struct {
 		Encode string `json:"encode_dtype"`
@@ -20,7 +20,7 @@ func newAsType(config []byte) (any, error) {
 	return newCast(id, cfg.Encode, cfg.Decode)
 }
 
-func newQuantize(config []byte) (any, error) {
+func newQuantize(config []byte) (Codec, error) {
 	const id = "quantize"
 	var cfg struct {
 		Digits *int    `json:"digits"`
@@ -95,7 +95,7 @@ type fixedScaleOffsetCodec struct {
 	dtype, astype numType
 }
 
-func newFixedScaleOffset(config []byte) (any, error) {
+func newFixedScaleOffset(config []byte) (Codec, error) {
 	const id = "fixedscaleoffset"
 	var cfg struct {
 		Scale  *float64 `json:"scale"`
@@ -140,7 +140,7 @@ func (c *fixedScaleOffsetCodec) MaxEncodedLen(n int) int { return n / c.dtype.si
 // decoding passes the bytes through.
 type bitRoundCodec struct{}
 
-func newBitRound(config []byte) (any, error) {
+func newBitRound(config []byte) (Codec, error) {
 	const id = "bitround"
 	var cfg struct {
 		KeepBits *int `json:"keepbits"`

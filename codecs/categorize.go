@@ -2,6 +2,7 @@ package codecs
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strconv"
 )
 
@@ -27,26 +28,53 @@ type categorizeObjects struct {
 	categorize
 }
 
-func newCategorize(config []byte) (any, error) {
+// categorizeConfig is the configuration of numcodecs "categorize".
+type categorizeConfig struct {
+	Labels []string `json:"labels"`
+	DType  string   `json:"dtype"`
+	AsType string   `json:"astype"`
+}
+
+// parseCategorize reads a categorize configuration.
+func parseCategorize(config []byte) (categorizeConfig, categorize, error) {
 	const id = "categorize"
-	var cfg struct {
-		Labels []string `json:"labels"`
-		DType  string   `json:"dtype"`
-		AsType string   `json:"astype"`
-	}
+	var cfg categorizeConfig
 	if err := parseConfig(id, config, &cfg); err != nil {
-		return nil, err
+		return cfg, categorize{}, err
 	}
 	at, err := parseNumType(id, cfg.AsType)
 	if err != nil {
-		return nil, err
+		return cfg, categorize{}, err
 	}
 	if at.isFloat() {
-		return nil, errConfig(id, "astype %s is not an integer type", cfg.AsType)
+		return cfg, categorize{}, errConfig(id, "astype %s is not an integer type", cfg.AsType)
 	}
-	base := categorize{labels: cfg.Labels, astype: at}
+	return cfg, categorize{labels: cfg.Labels, astype: at}, nil
+}
+
+// newCategorizeObjects builds the ObjectCodec form, for dtype "|O"; other
+// dtypes are the Codec form (ErrWrongClass).
+func newCategorizeObjects(config []byte) (ObjectCodec, error) {
+	cfg, base, err := parseCategorize(config)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.DType != "|O" {
+		return nil, &codecError{id: "categorize", detail: fmt.Sprintf("dtype %q decodes to bytes, not objects", cfg.DType), kind: ErrWrongClass}
+	}
+	return &categorizeObjects{base}, nil
+}
+
+// newCategorizeText builds the Codec form, for a fixed-width text dtype;
+// dtype "|O" is the ObjectCodec form (ErrWrongClass).
+func newCategorizeText(config []byte) (Codec, error) {
+	const id = "categorize"
+	cfg, base, err := parseCategorize(config)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.DType == "|O" {
-		return &categorizeObjects{base}, nil
+		return nil, &codecError{id: id, detail: "dtype \"|O\" decodes to objects", kind: ErrWrongClass}
 	}
 	if len(cfg.DType) < 3 || cfg.DType[1] != 'U' || (cfg.DType[0] != '<' && cfg.DType[0] != '>' && cfg.DType[0] != '=') {
 		return nil, errConfig(id, "dtype %q is neither a text dtype nor |O", cfg.DType)

@@ -18,8 +18,8 @@ type checksumCodec struct {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // newChecksum builds a checksum codec honouring the optional "location".
-func newChecksum(id string, atStart bool, sum func([]byte) uint32) func([]byte) (any, error) {
-	return func(config []byte) (any, error) {
+func newChecksum(id string, atStart bool, sum func([]byte) uint32) func([]byte) (Codec, error) {
+	return func(config []byte) (Codec, error) {
 		var cfg struct {
 			Location *string `json:"location"`
 		}

@@ -44,7 +44,7 @@ func TestZarrFixture(t *testing.T) {
 			for _, f := range z.Filters {
 				filters = append(filters, f)
 			}
-			p, err := Default.Pipeline(z.Compressor, filters)
+			p, err := Builtin().Pipeline(z.Compressor, filters)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestLINDIObjects(t *testing.T) {
 			for _, f := range z.Filters {
 				filters = append(filters, f)
 			}
-			p, err := Default.Pipeline(z.Compressor, filters)
+			p, err := Builtin().Pipeline(z.Compressor, filters)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -93,7 +93,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := Default.New(tc.config)
+			c, err := newAny(Builtin(), tc.config)
 			if err != nil {
 				t.Fatalf("New(%s): %v", tc.config, err)
 			}
@@ -130,7 +130,7 @@ func checkBytes(t *testing.T, id string, tc corpusCase, c Codec, enc []byte) {
 		t.Fatalf("decoded %d bytes differ from the %d expected (first difference at %d)", len(got), len(want), firstDiff(got, want))
 	}
 	// The same through a pipeline, appending after a prefix.
-	p, err := Default.Pipeline(tc.config, nil)
+	p, err := Builtin().Pipeline(tc.config, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,14 @@
 package codecs
 
-// Default is the registry of every built-in codec, under its numcodecs id
-// (and "lzf" for h5py's LZF filter). Callers may Register more codecs in it.
-var Default = newDefault()
+import "sync"
 
-// newDefault registers the built-in codecs.
-func newDefault() *Registry {
+// NewRegistry returns a new registry holding every built-in codec under its
+// numcodecs id (and "lzf" for h5py's LZF filter). The caller owns it and may
+// register more codecs or replace built-in ones; other registries are not
+// affected.
+func NewRegistry() *Registry {
 	r := new(Registry)
-	stateless := map[string]any{
+	for id, c := range map[string]Codec{
 		"zlib":       zlibCodec{},
 		"gzip":       gzipCodec{},
 		"zstd":       zstdCodec{},
@@ -16,25 +17,47 @@ func newDefault() *Registry {
 		"lzf":        lzfCodec{},
 		"packbits":   packBitsCodec{},
 		"fletcher32": fletcher32Codec{},
+		"blosc":      bloscCodec{},
+	} {
+		r.codec(id, func([]byte) (Codec, error) { return c, nil })
 	}
-	for id, c := range stateless {
-		r.Register(id, func([]byte) (any, error) { return c, nil })
-	}
-	registerBlosc(r)
-	r.Register("shuffle", newShuffle)
-	r.Register("delta", newDelta)
-	r.Register("fixedscaleoffset", newFixedScaleOffset)
-	r.Register("quantize", newQuantize)
-	r.Register("bitround", newBitRound)
-	r.Register("astype", newAsType)
-	r.Register("categorize", newCategorize)
-	r.Register("crc32", newChecksum("crc32", true, crc32Sum))
-	r.Register("adler32", newChecksum("adler32", true, adler32Sum))
-	r.Register("crc32c", newChecksum("crc32c", false, crc32cSum))
-	r.Register("vlen-utf8", newVLenUTF8)
-	r.Register("vlen-bytes", newVLenBytes)
-	r.Register("vlen-array", newVLenArray)
-	r.Register("json2", newJSON2)
-	r.Register("json", newJSON)
+	r.codec("shuffle", newShuffle)
+	r.codec("delta", newDelta)
+	r.codec("fixedscaleoffset", newFixedScaleOffset)
+	r.codec("quantize", newQuantize)
+	r.codec("bitround", newBitRound)
+	r.codec("astype", newAsType)
+	r.codec("categorize", newCategorizeText)
+	r.codec("crc32", newChecksum("crc32", true, crc32Sum))
+	r.codec("adler32", newChecksum("adler32", true, adler32Sum))
+	r.codec("crc32c", newChecksum("crc32c", false, crc32cSum))
+	r.object("categorize", newCategorizeObjects)
+	r.object("vlen-utf8", newVLenUTF8)
+	r.object("vlen-bytes", newVLenBytes)
+	r.object("vlen-array", newVLenArray)
+	r.object("json2", newJSON2)
+	r.object("json", newJSON)
 	return r
+}
+
+// Builtin returns the shared registry of the built-in codecs, the same one
+// on every call, built on the first. It is read-only, so that no package can
+// change what another decodes: registering on it fails with ErrReadOnly.
+// Extend a registry from NewRegistry instead.
+func Builtin() *Registry { return builtin() }
+
+var builtin = sync.OnceValue(func() *Registry {
+	r := NewRegistry()
+	r.readOnly = true
+	return r
+})
+
+// codec and object register built-ins, whose ids and constructors are known
+// to be valid.
+func (r *Registry) codec(id string, build func([]byte) (Codec, error)) {
+	_ = r.RegisterCodec(id, build)
+}
+
+func (r *Registry) object(id string, build func([]byte) (ObjectCodec, error)) {
+	_ = r.RegisterObjectCodec(id, build)
 }

@@ -12,7 +12,7 @@ type deltaCodec struct {
 	dtype, astype numType
 }
 
-func newDelta(config []byte) (any, error) {
+func newDelta(config []byte) (Codec, error) {
 	const id = "delta"
 	var cfg struct {
 		DType  string  `json:"dtype"`

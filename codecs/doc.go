@@ -3,11 +3,18 @@
 //
 // A codec is built from its JSON configuration exactly as it appears in a
 // .zarray (the "compressor" object or one element of "filters") by a
-// [Registry], which maps the numcodecs "id" to a constructor. [Default] holds
-// every built-in codec: blosc, zlib, gzip, zstd, lz4, bz2, lzf, shuffle,
-// delta, fixedscaleoffset, quantize, bitround, astype, packbits, categorize,
-// the checksums crc32, adler32, crc32c and fletcher32, and the object codecs
-// vlen-utf8, vlen-bytes, vlen-array, json2 and its predecessor json.
+// [Registry], which maps the numcodecs "id" to a constructor of a [Codec]
+// ([Registry.RegisterCodec]) or of an [ObjectCodec]
+// ([Registry.RegisterObjectCodec]). The built-in codecs are blosc, zlib,
+// gzip, zstd, lz4, bz2, lzf, shuffle, delta, fixedscaleoffset, quantize,
+// bitround, astype, packbits, categorize, the checksums crc32, adler32,
+// crc32c and fletcher32, and the object codecs vlen-utf8, vlen-bytes,
+// vlen-array, json2 and its predecessor json. [Builtin] returns the shared,
+// read-only registry of them; [NewRegistry] returns a registry of them that
+// the caller owns and may extend. The package has no mutable global state.
+//
+// HDF5 datasets name their filters by number: [HDF5Filter] turns a filter
+// id and its client data into the configuration of the codec that undoes it.
 //
 // Fixed-size data decodes through [Codec], whose Decode appends into a caller
 // buffer and is told the most bytes it may produce, so that a decompression
@@ -20,13 +27,16 @@
 // # Concurrency
 //
 // Codecs, pipelines and registries are safe for concurrent use: lookups share
-// a read lock and Register takes a write lock.
+// a read lock and registration takes a write lock. A Pipeline keeps the
+// codecs it was built with, so registering afterwards does not change it.
 //
 // # Errors
 //
 // An unknown codec id is an error wrapping [ErrUnknownCodec] that names the
-// id. Corrupt or truncated input is an error wrapping [ErrCorrupt] that names
-// the codec; output beyond the limit wraps [ErrTooLarge]; a configuration
-// that cannot be honoured wraps [ErrConfig]. Decoders never panic on the bytes
-// they read and never read past their input.
+// id; asking for a codec of the other class wraps [ErrWrongClass];
+// registering on [Builtin] fails with [ErrReadOnly]. Corrupt or truncated
+// input is an error wrapping [ErrCorrupt] that names the codec; output
+// beyond the limit wraps [ErrTooLarge]; a configuration that cannot be
+// honoured wraps [ErrConfig]. Decoders never panic on the bytes they read
+// and never read past their input.
 package codecs

@@ -17,7 +17,7 @@ func ExampleRegistry_Pipeline() {
 	w.Write([]byte{1, 2, 3, 4, 5, 6, 7, 8}) // <u2 values 0x0201, 0x0403, ...
 	w.Close()
 
-	p, err := codecs.Default.Pipeline([]byte(`{"id":"zlib","level":1}`), nil)
+	p, err := codecs.Builtin().Pipeline([]byte(`{"id":"zlib","level":1}`), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -28,15 +28,15 @@ func ExampleRegistry_Pipeline() {
 }
 
 // Unknown codec ids are named in the error.
-func ExampleRegistry_New() {
-	_, err := codecs.Default.New([]byte(`{"id":"sz3"}`))
+func ExampleRegistry_NewCodec() {
+	_, err := codecs.Builtin().NewCodec([]byte(`{"id":"sz3"}`))
 	fmt.Println(err, errors.Is(err, codecs.ErrUnknownCodec))
 	// Output: codecs: unknown codec "sz3" true
 }
 
 // Object arrays decode to items: here a LINDI-style json2 chunk.
 func ExamplePipeline_DecodeObjects() {
-	p, err := codecs.Default.Pipeline(nil, [][]byte{[]byte(`{"id":"json2"}`)})
+	p, err := codecs.Builtin().Pipeline(nil, [][]byte{[]byte(`{"id":"json2"}`)})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,9 +48,54 @@ func ExamplePipeline_DecodeObjects() {
 
 // A decoder refuses to produce more than it is allowed.
 func ExampleCodec() {
-	c, _ := codecs.Default.New([]byte(`{"id":"lz4"}`))
+	c, _ := codecs.Builtin().NewCodec([]byte(`{"id":"lz4"}`))
 	// numcodecs lz4: a 4-byte size header announcing 1 GiB.
-	_, err := c.(codecs.Codec).Decode(nil, []byte{0, 0, 0, 0x40, 0}, 1<<20)
+	_, err := c.Decode(nil, []byte{0, 0, 0, 0x40, 0}, 1<<20)
 	fmt.Println(errors.Is(err, codecs.ErrTooLarge))
 	// Output: true
+}
+
+// A codec of your own goes into a registry made by NewRegistry, which starts
+// with the built-in codecs; the shared Builtin registry is read-only.
+func ExampleNewRegistry() {
+	r := codecs.NewRegistry()
+	err := r.RegisterCodec("invert", func([]byte) (codecs.Codec, error) { return invert{}, nil })
+	fmt.Println(err)
+
+	p, _ := r.Pipeline(nil, [][]byte{[]byte(`{"id":"invert"}`)})
+	chunk, err := p.Decode(nil, []byte{0xff, 0xfe}, 2)
+	fmt.Println(chunk, err)
+
+	err = codecs.Builtin().RegisterCodec("invert", func([]byte) (codecs.Codec, error) { return invert{}, nil })
+	fmt.Println(errors.Is(err, codecs.ErrReadOnly))
+	// Output:
+	// <nil>
+	// [0 1] <nil>
+	// true
+}
+
+// invert is a toy codec flipping every bit.
+type invert struct{}
+
+func (invert) Decode(dst, src []byte, limit int) ([]byte, error) {
+	if len(src) > limit {
+		return dst, codecs.ErrTooLarge
+	}
+	for _, b := range src {
+		dst = append(dst, ^b)
+	}
+	return dst, nil
+}
+
+// The table of HDF5 filters turns a dataset's filter pipeline message into
+// codec configurations.
+func ExampleHDF5Filter() {
+	shuffle, _ := codecs.HDF5Filter(2, nil, 4)
+	deflate, _ := codecs.HDF5Filter(1, []uint32{9}, 4)
+	_, err := codecs.HDF5Filter(4, nil, 4)
+	fmt.Printf("%s\n%s\n%v\n", shuffle, deflate, err)
+	// Output:
+	// {"elementsize":4,"id":"shuffle"}
+	// {"id":"zlib","level":9}
+	// codecs: unknown codec: HDF5 filter 4 (szip)
 }

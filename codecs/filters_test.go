@@ -186,7 +186,7 @@ func TestBadFilterConfigs(t *testing.T) {
 		`{"id":"shuffle","elementsize":"four"}`,
 	} {
 		t.Run(config, func(t *testing.T) {
-			_, err := Default.New([]byte(config))
+			_, err := newAny(Builtin(), []byte(config))
 			wantErr(t, err, ErrConfig)
 		})
 	}

@@ -15,10 +15,20 @@ import (
 	"github.com/pierrec/lz4/v4"
 )
 
+// newAny builds the codec of either class that config describes, an
+// ObjectCodec first as a Pipeline's first filter would be.
+func newAny(r *Registry, config []byte) (any, error) {
+	oc, err := r.NewObjectCodec(config)
+	if !errors.Is(err, ErrWrongClass) {
+		return oc, err
+	}
+	return r.NewCodec(config)
+}
+
 // mustNew builds a codec from a configuration or fails the test.
 func mustNew(t testing.TB, config string) any {
 	t.Helper()
-	c, err := Default.New([]byte(config))
+	c, err := newAny(Builtin(), []byte(config))
 	if err != nil {
 		t.Fatalf("New(%s): %v", config, err)
 	}

@@ -1,6 +1,7 @@
 package codecs
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -21,42 +22,55 @@ type Pipeline struct {
 // Pipeline builds the pipeline for a compressor configuration (nil, empty or
 // JSON null for none) and filter configurations (nil for none; each element
 // may be any codec, compressors included, as LINDI writes whole HDF5
-// pipelines as filters). An object codec may only be the first filter.
+// pipelines as filters). An object codec may only be the first filter; the
+// first filter is built as an ObjectCodec when its id has such a constructor
+// that accepts the configuration, and as a Codec otherwise.
 func (r *Registry) Pipeline(compressor []byte, filters [][]byte) (*Pipeline, error) {
 	p := new(Pipeline)
-	var encodeOrder []any
+	var encodeOrder []Codec
 	for i, f := range filters {
-		c, err := r.New(f)
+		if i == 0 {
+			oc, err := r.NewObjectCodec(f)
+			if err == nil {
+				p.object = oc
+				p.ids = append(p.ids, idOf(f))
+				continue
+			}
+			if !errors.Is(err, ErrWrongClass) {
+				return nil, fmt.Errorf("codecs: filter %d: %w", i, err)
+			}
+		}
+		c, err := r.NewCodec(f)
+		if i > 0 && errors.Is(err, ErrWrongClass) {
+			return nil, fmt.Errorf("%w: object codec %q must be the first filter", ErrConfig, idOf(f))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("codecs: filter %d: %w", i, err)
 		}
-		id, _ := configID(f)
-		p.ids = append(p.ids, id)
-		if oc, ok := c.(ObjectCodec); ok {
-			if i != 0 {
-				return nil, fmt.Errorf("%w: object codec %q must be the first filter", ErrConfig, id)
-			}
-			p.object = oc
-			continue
-		}
+		p.ids = append(p.ids, idOf(f))
 		encodeOrder = append(encodeOrder, c)
 	}
 	if !isNull(compressor) {
-		c, err := r.New(compressor)
+		c, err := r.NewCodec(compressor)
+		if errors.Is(err, ErrWrongClass) {
+			return nil, fmt.Errorf("%w: compressor %q is an object codec", ErrConfig, idOf(compressor))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("codecs: compressor: %w", err)
 		}
-		id, _ := configID(compressor)
-		if _, ok := c.(Codec); !ok {
-			return nil, fmt.Errorf("%w: compressor %q is an object codec", ErrConfig, id)
-		}
-		p.ids = append(p.ids, id)
+		p.ids = append(p.ids, idOf(compressor))
 		encodeOrder = append(encodeOrder, c)
 	}
 	for i := len(encodeOrder) - 1; i >= 0; i-- {
-		p.stages = append(p.stages, encodeOrder[i].(Codec))
+		p.stages = append(p.stages, encodeOrder[i])
 	}
 	return p, nil
+}
+
+// mustID returns the id of a configuration a registry has already accepted.
+func idOf(config []byte) string {
+	id, _ := configID(config)
+	return id
 }
 
 // Empty reports whether the pipeline has no compressor and no filter, so that

@@ -11,7 +11,7 @@ import (
 
 func TestRegistry(t *testing.T) {
 	t.Run("unknown id is named", func(t *testing.T) {
-		_, err := Default.New([]byte(`{"id":"nosuchcodec"}`))
+		_, err := newAny(Builtin(), []byte(`{"id":"nosuchcodec"}`))
 		wantErr(t, err, ErrUnknownCodec)
 		if !strings.Contains(err.Error(), "nosuchcodec") {
 			t.Fatalf("error %q does not name the id", err)
@@ -19,16 +19,18 @@ func TestRegistry(t *testing.T) {
 	})
 	for _, config := range []string{`{}`, `{"id":""}`, `{"id":3}`, `not json`, `[]`, ``} {
 		t.Run("bad config "+config, func(t *testing.T) {
-			_, err := Default.New([]byte(config))
+			_, err := newAny(Builtin(), []byte(config))
 			wantErr(t, err, ErrConfig)
 		})
 	}
 	t.Run("zero value is empty and usable", func(t *testing.T) {
 		var r Registry
-		_, err := r.New([]byte(`{"id":"zlib"}`))
+		_, err := r.NewCodec([]byte(`{"id":"zlib"}`))
 		wantErr(t, err, ErrUnknownCodec)
-		r.Register("zlib", func([]byte) (any, error) { return zlibCodec{}, nil })
-		if _, err := r.New([]byte(`{"id":"zlib"}`)); err != nil {
+		if err := r.RegisterCodec("zlib", func([]byte) (Codec, error) { return zlibCodec{}, nil }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.NewCodec([]byte(`{"id":"zlib"}`)); err != nil {
 			t.Fatal(err)
 		}
 		if ids := r.IDs(); len(ids) != 1 || ids[0] != "zlib" {
@@ -37,16 +39,90 @@ func TestRegistry(t *testing.T) {
 	})
 	t.Run("constructor must return a codec", func(t *testing.T) {
 		var r Registry
-		r.Register("odd", func([]byte) (any, error) { return 42, nil })
-		_, err := r.New([]byte(`{"id":"odd"}`))
+		r.RegisterCodec("odd", func([]byte) (Codec, error) { return nil, nil })
+		r.RegisterObjectCodec("odder", func([]byte) (ObjectCodec, error) { return nil, nil })
+		_, err := r.NewCodec([]byte(`{"id":"odd"}`))
 		wantErr(t, err, ErrConfig)
+		_, err = r.NewObjectCodec([]byte(`{"id":"odder"}`))
+		wantErr(t, err, ErrConfig)
+		_, err = r.Pipeline(nil, configs(`{"id":"odder"}`))
+		wantErr(t, err, ErrConfig)
+	})
+	t.Run("bad registrations fail", func(t *testing.T) {
+		var r Registry
+		for name, err := range map[string]error{
+			"empty codec id":   r.RegisterCodec("", func([]byte) (Codec, error) { return zlibCodec{}, nil }),
+			"nil codec":        r.RegisterCodec("x", nil),
+			"empty object id":  r.RegisterObjectCodec("", newJSON2),
+			"nil object codec": r.RegisterObjectCodec("x", nil),
+		} {
+			if err == nil {
+				t.Errorf("%s: no error", name)
+			}
+		}
+		if len(r.IDs()) != 0 {
+			t.Fatalf("IDs() = %v after failed registrations", r.IDs())
+		}
+	})
+	t.Run("wrong class", func(t *testing.T) {
+		_, err := Builtin().NewCodec([]byte(`{"id":"json2"}`))
+		wantErr(t, err, ErrWrongClass)
+		_, err = Builtin().NewObjectCodec([]byte(`{"id":"zlib"}`))
+		wantErr(t, err, ErrWrongClass)
+		_, err = Builtin().NewObjectCodec([]byte(`{"id":"categorize","labels":["a"],"dtype":"<U1","astype":"|u1"}`))
+		wantErr(t, err, ErrWrongClass)
+		_, err = Builtin().NewCodec([]byte(`{"id":"categorize","labels":["a"],"dtype":"|O","astype":"|u1"}`))
+		wantErr(t, err, ErrWrongClass)
+		if !errors.Is(ErrWrongClass, ErrConfig) {
+			t.Fatal("ErrWrongClass does not wrap ErrConfig")
+		}
+	})
+	t.Run("declining constructor without the other class", func(t *testing.T) {
+		var r Registry
+		r.RegisterObjectCodec("shy", func([]byte) (ObjectCodec, error) { return nil, ErrWrongClass })
+		_, err := r.Pipeline(nil, configs(`{"id":"shy"}`))
+		wantErr(t, err, ErrWrongClass)
+		if strings.Contains(err.Error(), "first filter") {
+			t.Fatalf("error %q blames the filter position", err)
+		}
+	})
+	t.Run("builtin is shared and read-only", func(t *testing.T) {
+		if Builtin() != Builtin() {
+			t.Fatal("Builtin returns different registries")
+		}
+		err := Builtin().RegisterCodec("zlib", func([]byte) (Codec, error) { return nil, nil })
+		wantErr(t, err, ErrReadOnly)
+		err = Builtin().RegisterObjectCodec("json2", func([]byte) (ObjectCodec, error) { return nil, nil })
+		wantErr(t, err, ErrReadOnly)
+		if _, err := Builtin().NewCodec([]byte(`{"id":"zlib"}`)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("new registries are independent", func(t *testing.T) {
+		a, b := NewRegistry(), NewRegistry()
+		if a == b || a == Builtin() {
+			t.Fatal("NewRegistry returned a shared registry")
+		}
+		if err := a.RegisterCodec("extra", func([]byte) (Codec, error) { return zlibCodec{}, nil }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.NewCodec([]byte(`{"id":"extra"}`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*Registry{b, Builtin()} {
+			_, err := r.NewCodec([]byte(`{"id":"extra"}`))
+			wantErr(t, err, ErrUnknownCodec)
+		}
+		if fmt.Sprint(b.IDs()) != fmt.Sprint(Builtin().IDs()) {
+			t.Fatalf("NewRegistry().IDs() = %v, Builtin().IDs() = %v", b.IDs(), Builtin().IDs())
+		}
 	})
 	t.Run("every built-in is registered", func(t *testing.T) {
 		want := []string{"adler32", "astype", "bitround", "blosc", "bz2", "categorize", "crc32", "crc32c",
 			"delta", "fixedscaleoffset", "fletcher32", "gzip", "json", "json2", "lz4", "lzf", "packbits",
 			"quantize", "shuffle", "vlen-array", "vlen-bytes", "vlen-utf8", "zlib", "zstd"}
-		if got := Default.IDs(); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("Default.IDs() = %v, want %v", got, want)
+		if got := Builtin().IDs(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("Builtin().IDs() = %v, want %v", got, want)
 		}
 	})
 	t.Run("concurrent register and new", func(t *testing.T) {
@@ -56,8 +132,8 @@ func TestRegistry(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r.Register(fmt.Sprint("c", i), func([]byte) (any, error) { return zlibCodec{}, nil })
-				r.New([]byte(`{"id":"c0"}`))
+				r.RegisterCodec(fmt.Sprint("c", i), func([]byte) (Codec, error) { return zlibCodec{}, nil })
+				r.NewCodec([]byte(`{"id":"c0"}`))
 			}()
 		}
 		wg.Wait()
@@ -95,7 +171,7 @@ func TestPipeline(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Default.Pipeline(compressorConfig(tc.compressor), configs(tc.filters...))
+			p, err := Builtin().Pipeline(compressorConfig(tc.compressor), configs(tc.filters...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +192,7 @@ func TestPipeline(t *testing.T) {
 }
 
 func TestPipelineShape(t *testing.T) {
-	p, err := Default.Pipeline([]byte(`{"id":"zstd","level":1}`), configs(`{"id":"delta","dtype":"<i2"}`, `{"id":"shuffle","elementsize":2}`))
+	p, err := Builtin().Pipeline([]byte(`{"id":"zstd","level":1}`), configs(`{"id":"delta","dtype":"<i2"}`, `{"id":"shuffle","elementsize":2}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,12 +203,12 @@ func TestPipelineShape(t *testing.T) {
 		t.Errorf("Empty() = %v, Objects() = %v", p.Empty(), p.Objects())
 	}
 	for _, compressor := range []string{"", "null", " null "} {
-		p, err := Default.Pipeline([]byte(compressor), nil)
+		p, err := Builtin().Pipeline([]byte(compressor), nil)
 		if err != nil || !p.Empty() {
 			t.Errorf("Pipeline(%q, nil): empty %v, err %v", compressor, p != nil && p.Empty(), err)
 		}
 	}
-	p, _ = Default.Pipeline(nil, [][]byte{})
+	p, _ = Builtin().Pipeline(nil, [][]byte{})
 	if !p.Empty() || len(p.IDs()) != 0 {
 		t.Errorf("empty filters: Empty() = %v, IDs() = %v", p.Empty(), p.IDs())
 	}
@@ -146,11 +222,13 @@ func TestPipelineShape(t *testing.T) {
 		{"unknown compressor", `{"id":"frobnicate"}`, nil, ErrUnknownCodec},
 		{"object codec not first", "", []string{`{"id":"zlib"}`, `{"id":"vlen-utf8"}`}, ErrConfig},
 		{"object codec as compressor", `{"id":"json2"}`, nil, ErrConfig},
+		{"object categorize not first", "", []string{`{"id":"zlib"}`, `{"id":"categorize","labels":["a"],"dtype":"|O","astype":"|u1"}`}, ErrConfig},
+		{"object categorize as compressor", `{"id":"categorize","labels":["a"],"dtype":"|O","astype":"|u1"}`, nil, ErrConfig},
 		{"bad filter config", "", []string{`{"id":"delta"}`}, ErrConfig},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Default.Pipeline(compressorConfig(tc.compressor), configs(tc.filters...))
+			_, err := Builtin().Pipeline(compressorConfig(tc.compressor), configs(tc.filters...))
 			wantErr(t, err, tc.err)
 		})
 	}
@@ -158,7 +236,7 @@ func TestPipelineShape(t *testing.T) {
 
 func TestPipelineObjects(t *testing.T) {
 	items := vlen([]byte("alpha"), []byte("beta"))
-	p, err := Default.Pipeline([]byte(`{"id":"zlib"}`), configs(`{"id":"vlen-utf8"}`))
+	p, err := Builtin().Pipeline([]byte(`{"id":"zlib"}`), configs(`{"id":"vlen-utf8"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,14 +250,37 @@ func TestPipelineObjects(t *testing.T) {
 	_, err = p.Decode(nil, encodeZlib(t, items), 100)
 	wantErr(t, err, ErrConfig)
 
-	direct, _ := Default.Pipeline(nil, configs(`{"id":"json2"}`))
+	direct, _ := Builtin().Pipeline(nil, configs(`{"id":"json2"}`))
 	got, err = direct.DecodeObjects([]byte(`["x","|O",[1]]`), 1)
 	if err != nil || fmt.Sprint(got) != "[x]" {
 		t.Fatalf("DecodeObjects = %v, %v", got, err)
 	}
 
-	bytesOnly, _ := Default.Pipeline([]byte(`{"id":"zlib"}`), nil)
+	bytesOnly, _ := Builtin().Pipeline([]byte(`{"id":"zlib"}`), nil)
 	_, err = bytesOnly.DecodeObjects(encodeZlib(t, items), 2)
+	wantErr(t, err, ErrConfig)
+}
+
+// TestPipelineCategorize builds categorize, registered for both classes, as
+// the class its dtype says.
+func TestPipelineCategorize(t *testing.T) {
+	text, err := Builtin().Pipeline(nil, configs(`{"id":"categorize","labels":["a"],"dtype":"<U1","astype":"|u1"}`))
+	if err != nil || text.Objects() {
+		t.Fatalf("text categorize: Objects() = %v, err %v", text != nil && text.Objects(), err)
+	}
+	got, err := text.Decode(nil, []byte{1, 0}, 8)
+	if err != nil || fmt.Sprint(got) != "[97 0 0 0 0 0 0 0]" {
+		t.Fatalf("Decode = %v, %v", got, err)
+	}
+	objects, err := Builtin().Pipeline(nil, configs(`{"id":"categorize","labels":["a"],"dtype":"|O","astype":"|u1"}`))
+	if err != nil || !objects.Objects() {
+		t.Fatalf("object categorize: Objects() = %v, err %v", objects != nil && objects.Objects(), err)
+	}
+	items, err := objects.DecodeObjects([]byte{1, 0}, 2)
+	if err != nil || fmt.Sprintf("%q", items) != `["a" ""]` {
+		t.Fatalf("DecodeObjects = %q, %v", items, err)
+	}
+	_, err = Builtin().Pipeline(nil, configs(`{"id":"categorize","labels":["a"],"dtype":"<f8","astype":"|u1"}`))
 	wantErr(t, err, ErrConfig)
 }
 
@@ -193,7 +294,7 @@ func TestPipelineConcurrent(t *testing.T) {
 		`{"id":"lz4"}`:  encodeLZ4(t, shuffleBytes(data, 2)),
 	}
 	for compressor, enc := range encs {
-		p, err := Default.Pipeline([]byte(compressor), configs(`{"id":"shuffle","elementsize":2}`))
+		p, err := Builtin().Pipeline([]byte(compressor), configs(`{"id":"shuffle","elementsize":2}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +326,7 @@ func TestPipelineConcurrent(t *testing.T) {
 
 // TestLimitsDerived checks the bound each stage gets from the final size.
 func TestLimitsDerived(t *testing.T) {
-	p, err := Default.Pipeline(nil, configs(`{"id":"astype","encode_dtype":"|u1","decode_dtype":"<f8"}`, `{"id":"zlib"}`, `{"id":"crc32"}`))
+	p, err := Builtin().Pipeline(nil, configs(`{"id":"astype","encode_dtype":"|u1","decode_dtype":"<f8"}`, `{"id":"zlib"}`, `{"id":"crc32"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ type shuffleCodec struct {
 	elementSize int
 }
 
-func newShuffle(config []byte) (any, error) {
+func newShuffle(config []byte) (Codec, error) {
 	const id = "shuffle"
 	cfg := struct {
 		ElementSize *int `json:"elementsize"`

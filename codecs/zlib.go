@@ -2,10 +2,8 @@ package codecs
 
 import (
 	"bytes"
-	"compress/gzip"
-	"compress/zlib"
-	"io"
-	"sync"
+
+	"github.com/lindigo/lindi/codecs/internal/inflate"
 )
 
 // zlibCodec decodes a zlib stream (RFC 1950), the numcodecs "zlib" codec and
@@ -13,28 +11,15 @@ import (
 // Python's zlib.decompress ignores them.
 type zlibCodec struct{}
 
-// zlibReaders pools zlib readers, whose inflate state is expensive to build.
-var zlibReaders sync.Pool
-
 func (zlibCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "zlib"
 	br := bytes.NewReader(src)
 	defer br.Reset(nil) // the pooled reader must not keep src alive
-	var zr io.ReadCloser
-	if pooled, ok := zlibReaders.Get().(io.ReadCloser); ok {
-		if err := pooled.(zlib.Resetter).Reset(br, nil); err != nil {
-			zlibReaders.Put(pooled)
-			return dst, wrapCorrupt(id, err)
-		}
-		zr = pooled
-	} else {
-		r, err := zlib.NewReader(br)
-		if err != nil {
-			return dst, wrapCorrupt(id, err)
-		}
-		zr = r
+	zr, err := inflate.Zlib(br)
+	if err != nil {
+		return dst, wrapCorrupt(id, err)
 	}
-	defer zlibReaders.Put(zr)
+	defer inflate.PutZlib(zr)
 	return readLimited(id, dst, zr, len(src), limit)
 }
 
@@ -45,20 +30,14 @@ func (zlibCodec) MaxEncodedLen(n int) int { return compressBound(n) }
 // Python's gzip module ignores such padding.
 type gzipCodec struct{}
 
-// gzipReaders pools gzip readers.
-var gzipReaders sync.Pool
-
 func (gzipCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "gzip"
 	start := len(dst)
 	limit = max(limit, 0)
 	br := bytes.NewReader(src)
 	defer br.Reset(nil)
-	zr, _ := gzipReaders.Get().(*gzip.Reader)
-	if zr == nil {
-		zr = new(gzip.Reader)
-	}
-	defer gzipReaders.Put(zr)
+	zr := inflate.Gzip()
+	defer inflate.PutGzip(zr)
 	for {
 		if err := zr.Reset(br); err != nil {
 			return dst[:start], wrapCorrupt(id, err)

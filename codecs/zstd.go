@@ -4,31 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"runtime"
-	"sync"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/lindigo/lindi/codecs/internal/zstdec"
 )
 
 // zstdCodec decodes Zstandard data of one or more frames (skippable frames
 // included), with or without a declared content size: the numcodecs "zstd"
 // codec and the HDF5 zstd plugin (filter 32015).
 type zstdCodec struct{}
-
-// zstdMaxMemory caps what the shared decoder may ever produce for one call;
-// each call is further capped by its own limit through the capacity of the
-// destination (WithDecodeAllCapLimit).
-const zstdMaxMemory = 1 << 34
-
-// zstdDecoder is the one decoder shared by every goroutine: DecodeAll is safe
-// for concurrent use and keeps GOMAXPROCS block decoders warm.
-var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
-	return zstd.NewReader(nil,
-		zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)),
-		zstd.WithDecoderMaxMemory(zstdMaxMemory),
-		zstd.WithDecodeAllCapLimit(true),
-	)
-})
 
 func (zstdCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "zstd"
@@ -43,16 +26,12 @@ func (zstdCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 		return zstdStream(dst, src, limit)
 	}
 	room := int(total)
-	d, err := zstdDecoder()
-	if err != nil {
-		return dst, errConfig(id, "cannot create decoder: %v", err)
-	}
 	start := len(dst)
 	out := grow(dst, room)
 	// The three-index slice makes cap-len the limit the decoder honours.
-	out, err = d.DecodeAll(src, out[:start:start+room])
+	out, err = zstdec.DecodeAll(out[:start:start+room], src)
 	switch {
-	case errors.Is(err, zstd.ErrDecoderSizeExceeded):
+	case errors.Is(err, zstdec.ErrTooLarge):
 		// The declared sizes fit the limit, so the data lied about them.
 		return dst, errCorrupt(id, "frames decode past their declared content size")
 	case err != nil:
@@ -63,33 +42,19 @@ func (zstdCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	return out, nil
 }
 
-// zstdStreamers pools synchronous streaming decoders for frames that do not
-// declare their size, so the output can grow with the data instead of being
+// zstdStream decodes frames that do not declare their size with a
+// streaming decoder, so the output grows with the data instead of being
 // reserved up to the limit.
-var zstdStreamers sync.Pool
-
-// zstdStream decodes src with a pooled streaming decoder.
 func zstdStream(dst, src []byte, limit int) ([]byte, error) {
 	const id = "zstd"
 	br := bytes.NewReader(src)
 	defer br.Reset(nil)
-	d, _ := zstdStreamers.Get().(*zstd.Decoder)
-	if d == nil {
-		var err error
-		d, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(zstdMaxMemory), zstd.WithDecoderLowmem(true))
-		if err != nil {
-			return dst, errConfig(id, "cannot create decoder: %v", err)
-		}
-	}
-	if err := d.Reset(br); err != nil {
+	d, err := zstdec.Reader(br)
+	if err != nil {
 		return dst, wrapCorrupt(id, err)
 	}
-	out, err := readLimited(id, dst, d, len(src), limit)
-	if err := d.Reset(nil); err == nil {
-		zstdStreamers.Put(d)
-	}
-	return out, err
+	defer zstdec.PutReader(d)
+	return readLimited(id, dst, d, len(src), limit)
 }
 
 func (zstdCodec) MaxEncodedLen(n int) int { return compressBound(n) }

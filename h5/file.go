@@ -145,7 +145,7 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // Open opens name, a local path or an http(s) URL of a LINDI JSON file, a Zarr
 // v2 directory store or an HDF5 file, and reads its object tree.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
-	o := options{cacheBytes: -1, codecs: codecs.Default}
+	o := options{cacheBytes: -1, codecs: codecs.Builtin()}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err

@@ -188,7 +188,7 @@ func TestOptionErrors(t *testing.T) {
 // TestNewReader opens a file from an io.ReaderAt and rejects bad arguments.
 func TestNewReader(t *testing.T) {
 	data := readFixture(t, "fixture.h5")
-	f, err := NewReader(bytes.NewReader(data), int64(len(data)), WithCodecs(codecs.Default))
+	f, err := NewReader(bytes.NewReader(data), int64(len(data)), WithCodecs(codecs.Builtin()))
 	if err != nil {
 		t.Fatal(err)
 	}

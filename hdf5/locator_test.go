@@ -252,7 +252,7 @@ func TestLocatorEdgeChunks(t *testing.T) {
 
 // TestPipelinesMask builds the pipeline of a chunk that skipped filters.
 func TestPipelinesMask(t *testing.T) {
-	p := newPipelines(codecs.Default, []layout.Filter{{ID: layout.FilterShuffle}, {ID: layout.FilterDeflate}}, 4)
+	p := newPipelines(codecs.Builtin(), []layout.Filter{{ID: layout.FilterShuffle}, {ID: layout.FilterDeflate}}, 4)
 	for _, tc := range []struct {
 		mask uint32
 		ids  []string
@@ -271,7 +271,7 @@ func TestPipelinesMask(t *testing.T) {
 			t.Errorf("mask %#x: %v, want %v", tc.mask, ids, tc.ids)
 		}
 	}
-	bad := newPipelines(codecs.Default, []layout.Filter{{ID: layout.FilterSzip}}, 4)
+	bad := newPipelines(codecs.Builtin(), []layout.Filter{{ID: layout.FilterSzip}}, 4)
 	if _, err := bad.get(0); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "szip") {
 		t.Errorf("szip: %v", err)
 	}

@@ -20,7 +20,7 @@ type options struct {
 
 // defaultOptions are the bounded defaults Open starts from.
 func defaultOptions() options {
-	return options{pageSize: fileio.DefaultPageSize, cacheBytes: fileio.DefaultCacheBytes, codecs: codecs.Default}
+	return options{pageSize: fileio.DefaultPageSize, cacheBytes: fileio.DefaultCacheBytes, codecs: codecs.Builtin()}
 }
 
 // apply applies opts in order and checks that they agree with each other.
@@ -63,7 +63,7 @@ func WithMetadataCacheBytes(n int64) Option {
 }
 
 // WithCodecs sets the registry that Dataset.Pipeline and the Locators
-// build filter pipelines with (codecs.Default by default). A nil registry
+// build filter pipelines with (codecs.Builtin() by default). A nil registry
 // is an error.
 func WithCodecs(r *codecs.Registry) Option {
 	return func(o *options) error {

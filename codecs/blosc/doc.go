@@ -20,7 +20,8 @@
 //
 // Blocks are independent: Decode decodes the blocks of large chunks on up
 // to GOMAXPROCS goroutines, each writing its own part of the output. Decode
-// and ParseHeader are safe for concurrent use; the zstd decoder is shared.
+// and ParseHeader are safe for concurrent use; the zstd decoder is the one
+// package codecs shares (codecs/internal/zstdec).
 //
 // Errors wrap ErrCorrupt (malformed or truncated input), ErrTooLarge (the
 // header claims more bytes than the caller allows; checked before anything

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/klauspost/compress/snappy"
-	"github.com/klauspost/compress/zlib"
-	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
+
+	"github.com/lindigo/lindi/codecs/internal/inflate"
+	"github.com/lindigo/lindi/codecs/internal/zstdec"
 )
 
 // decodeStream decodes one compressed stream of src into dst, which is
@@ -63,24 +63,14 @@ func snappyDecode(dst, src []byte) error {
 	return nil
 }
 
-// zlibReaders recycles zlib readers: a new one costs tens of kilobytes.
-var zlibReaders sync.Pool
-
 func zlibDecode(dst, src []byte) error {
 	br := bytes.NewReader(src)
-	var zr io.ReadCloser
-	if r, ok := zlibReaders.Get().(io.ReadCloser); ok {
-		if err := r.(zlib.Resetter).Reset(br, nil); err != nil {
-			return err
-		}
-		zr = r
-	} else {
-		r, err := zlib.NewReader(br)
-		if err != nil {
-			return err
-		}
-		zr = r
+	defer br.Reset(nil) // the pooled reader must not keep src alive
+	zr, err := inflate.Zlib(br)
+	if err != nil {
+		return err
 	}
+	defer inflate.PutZlib(zr)
 	if _, err := io.ReadFull(zr, dst); err != nil {
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			return fmt.Errorf("stream shorter than %d bytes", len(dst))
@@ -95,26 +85,13 @@ func zlibDecode(dst, src []byte) error {
 		}
 		return fmt.Errorf("stream longer than %d bytes", len(dst))
 	}
-	zlibReaders.Put(zr)
 	return nil
 }
 
-// zstdDecoder is shared by all goroutines: DecodeAll is safe for concurrent
-// use. DecodeAllCapLimit makes it refuse to write past cap(dst), so a
-// hostile frame cannot make it allocate.
-var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
-	return zstd.NewReader(nil,
-		zstd.WithDecoderConcurrency(0),
-		zstd.WithDecodeAllCapLimit(true),
-		zstd.WithDecoderMaxMemory(maxBlockSize))
-})
-
+// zstdDecode decodes into exactly dst: the capacity limit makes the shared
+// decoder refuse a hostile frame instead of allocating for it.
 func zstdDecode(dst, src []byte) error {
-	d, err := zstdDecoder()
-	if err != nil {
-		return err
-	}
-	out, err := d.DecodeAll(src, dst[:0:len(dst)])
+	out, err := zstdec.DecodeAll(dst[:0:len(dst)], src)
 	if err != nil {
 		return err
 	}

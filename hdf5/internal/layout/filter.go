@@ -1,10 +1,11 @@
 package layout
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 )
 
@@ -94,40 +95,19 @@ func decodeFilter(d *fileio.Decoder, version uint8) Filter {
 }
 
 // Codec returns the numcodecs-style JSON configuration that decodes the
-// filter, for package github.com/lindigo/lindi/codecs. elemSize is the
-// dataset's element size in bytes, used by shuffle when the filter's
-// client data does not give it. Filters without a codec (szip, nbit,
-// scaleoffset, unknown IDs) fail with ErrUnsupported naming the filter.
+// filter, from the table beside the codec registrations (codecs.HDF5Filter).
+// elemSize is the dataset's element size in bytes, used by shuffle when the
+// filter's client data does not give it. Filters without a codec (szip,
+// nbit, scaleoffset, unknown IDs) fail with ErrUnsupported naming the filter.
 func (f Filter) Codec(elemSize int) ([]byte, error) {
-	var cfg map[string]any
-	switch f.ID {
-	case FilterDeflate:
-		level := uint32(6) // H5Pset_deflate's usual level; decoding ignores it
-		if len(f.ClientData) > 0 {
-			level = f.ClientData[0]
-		}
-		cfg = map[string]any{"id": "zlib", "level": level}
-	case FilterShuffle:
-		size := elemSize
-		if len(f.ClientData) > 0 {
-			size = int(f.ClientData[0])
-		}
-		if size <= 0 {
-			return nil, fmt.Errorf("hdf5: shuffle filter with element size %d", size)
-		}
-		cfg = map[string]any{"id": "shuffle", "elementsize": size}
-	case FilterFletcher32:
-		cfg = map[string]any{"id": "fletcher32"}
-	case FilterLZF:
-		cfg = map[string]any{"id": "lzf"}
-	case FilterBlosc:
-		cfg = map[string]any{"id": "blosc"}
-	case FilterZstd:
-		cfg = map[string]any{"id": "zstd"}
-	default:
+	cfg, err := codecs.HDF5Filter(f.ID, f.ClientData, elemSize)
+	if errors.Is(err, codecs.ErrUnknownCodec) {
 		return nil, fmt.Errorf("%w: filter %d (%s)", ErrUnsupported, f.ID, f.displayName())
 	}
-	return json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("hdf5: filter %d (%s): %w", f.ID, f.displayName(), err)
+	}
+	return cfg, nil
 }
 
 // displayName returns the filter's stored name or the library's name for
