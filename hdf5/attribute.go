@@ -16,13 +16,13 @@ import (
 // or uint64 (unsigned and bitfields), floats (16, 32 and 64 bits) float64,
 // strings (fixed-length with their padding removed, or variable-length)
 // string, h5py's bool enum bool, other enums their base integer, object
-// references Reference, opaque elements []byte, compound elements a
+// references ObjectRef, opaque elements []byte, compound elements a
 // map[string]any of their members decoded the same way, and
 // variable-length sequences a typed slice of their base elements
 // ([]int64, []float64, …). A scalar
 // dataspace gives one such value (int64, float64, string, …); a simple
 // dataspace gives a slice ([]int64, []uint64, []float64, []string, []bool,
-// []Reference, [][]byte, []map[string]any, []any for sequences) holding
+// []ObjectRef, [][]byte, []map[string]any, []any for sequences) holding
 // the elements in C order,
 // with Shape giving the dimensions (so an N-d attribute is its flat slice
 // plus Shape); a null dataspace gives nil. An array datatype adds its

@@ -107,7 +107,7 @@ func TestExtraAttributes(t *testing.T) {
 		"vlen_list": {[]string{"a", "bb", ""}, []uint64{3}, "|O"},
 		"fixed":     {"abc", nil, "|S3"},
 		"bools":     {[]bool{true, false, true}, []uint64{3}, "|b1"},
-		"ref":       {Reference{Path: "/target"}, nil, "|O"},
+		"ref":       {ObjectRef{Path: "/target"}, nil, "|O"},
 		"compound":  {[]map[string]any{{"x": int64(1), "y": 2.5}}, []uint64{1}, `[["x","<i4"],["y","<f8"]]`},
 		"enum":      {[]int64{1, 2}, []uint64{2}, "|i1"},
 		"i64":       {int64(-(1 << 62)), nil, "<i8"},
@@ -143,8 +143,8 @@ func TestExtraAttributes(t *testing.T) {
 					continue
 				}
 				v := a.Value
-				if r, ok := v.(Reference); ok {
-					v = Reference{Path: r.Path}
+				if r, ok := v.(ObjectRef); ok {
+					v = ObjectRef{Path: r.Path}
 				}
 				if !reflect.DeepEqual(v, w.value) || !reflect.DeepEqual(a.Shape, w.shape) {
 					t.Errorf("%s = %#v shape %v, want %#v shape %v", a.Name, a.Value, a.Shape, w.value, w.shape)

@@ -242,7 +242,7 @@ func sameValue(got, want any) bool {
 	case string, bool:
 		return got == want
 	case map[string]any:
-		ref, ok := got.(Reference)
+		ref, ok := got.(ObjectRef)
 		r, _ := w["_REFERENCE"].(map[string]any)
 		return ok && r != nil && ref.Path == r["path"]
 	case []any:

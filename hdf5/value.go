@@ -11,10 +11,10 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-// Reference is a decoded object reference: the address of the referenced
+// ObjectRef is a decoded object reference: the address of the referenced
 // object's header and its path (found by walking the file's tree once). Path
 // is empty when no hard link in the file reaches the object.
-type Reference struct {
+type ObjectRef struct {
 	Addr uint64
 	Path string
 }
@@ -56,7 +56,7 @@ func first(v any) any {
 // Decode decodes n elements of type t from raw, the stored bytes of a
 // dataset or attribute (n × t.Size bytes, in the file's byte order), into
 // the typed slice Attribute documents ([]int64, []float64, []string,
-// []bool, []Reference, …): the way to read variable-length strings, object
+// []bool, []ObjectRef, …): the way to read variable-length strings, object
 // references and compounds, which have no fixed-size in-memory form.
 // Variable-length elements are resolved through the global heap and object
 // references through PathOf.
@@ -229,14 +229,14 @@ func (f *File) decodeRefs(ctx context.Context, t *Datatype, n int, elem func(int
 	if int(t.Size) < width {
 		return nil, fmt.Errorf("%w: %d-byte object references with %d-byte addresses", ErrFormat, t.Size, width)
 	}
-	out := make([]Reference, n)
+	out := make([]ObjectRef, n)
 	for i := range out {
 		addr := uintOf(elem(i)[:width], false)
 		path, err := f.PathOf(ctx, addr)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Reference{Addr: addr, Path: path}
+		out[i] = ObjectRef{Addr: addr, Path: path}
 	}
 	return out, nil
 }

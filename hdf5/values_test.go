@@ -124,7 +124,7 @@ func TestReferenceDataset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			refs, ok := v.([]Reference)
+			refs, ok := v.([]ObjectRef)
 			if !ok || len(refs) != 24 {
 				t.Fatalf("decoded %T", v)
 			}

@@ -94,9 +94,9 @@ func attributes(ctx context.Context, o hdf5.Object) (map[string]any, error) {
 // value maps the hdf5 package's values onto the driver's.
 func value(v any) any {
 	switch x := v.(type) {
-	case hdf5.Reference:
+	case hdf5.ObjectRef:
 		return driver.Ref{Path: x.Path}
-	case []hdf5.Reference:
+	case []hdf5.ObjectRef:
 		out := make([]driver.Ref, len(x))
 		for i, r := range x {
 			out[i] = driver.Ref{Path: r.Path}
