@@ -93,30 +93,24 @@ func (d *Dataset) readBytes(ctx context.Context, st *driver.Stored, r *selection
 }
 
 // items turns what the engine read (raw stored elements, or the items of an
-// object array) into the documented Go values, and compound rows into packed
-// elements where the compound has a fixed size.
+// object array) into the documented Go values, or into packed elements where
+// the driver packs compound rows.
 func (d *Dataset) items(ctx context.Context, st *driver.Stored, a *Array, raw []byte) error {
 	if st.Items != nil {
-		objs, err := st.Items.Items(ctx, raw, a.Objects)
+		objs, data, err := st.Items.Items(ctx, raw, a.Objects)
 		if err != nil {
 			return err
+		}
+		if data != nil {
+			a.Data, a.Objects = data, nil
+			return d.d.DType.SwapToNative(a.Data)
 		}
 		a.Objects = objs
 	}
 	for i, v := range a.Objects {
 		a.Objects[i] = references(v)
 	}
-	if !d.d.Rows || !packable(d.d.DType) {
-		return nil
-	}
-	data := make([]byte, len(a.Objects)*a.DType.Size)
-	for i, row := range a.Objects {
-		if err := packRow(data[i*a.DType.Size:(i+1)*a.DType.Size], a.DType, row); err != nil {
-			return fmt.Errorf("row %d: %w", i, err)
-		}
-	}
-	a.Data, a.Objects = data, nil
-	return d.d.DType.SwapToNative(a.Data)
+	return nil
 }
 
 // references turns the drivers' references in an item (a compound row's

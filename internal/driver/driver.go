@@ -211,9 +211,6 @@ type Dataset struct {
 	Codecs []string
 	// Scalar is set for a dataset of shape ().
 	Scalar bool
-	// Rows is set for a compound dtype stored as rows of items (LINDI's
-	// _COMPOUND_DTYPE over an object array): reads pack them when they can.
-	Rows bool
 	// Err says why the dataset cannot be read; Storage is then nil.
 	Err error
 	// Storage gives the engine's view of the stored elements.
@@ -242,8 +239,10 @@ type Stored struct {
 type Items interface {
 	// Items converts raw, the fixed-size stored elements of a read (nil for
 	// an object array), or objs, the items of an object array (converted in
-	// place), and returns the items.
-	Items(ctx context.Context, raw []byte, objs []any) ([]any, error)
+	// place). It returns the items or, for rows of a compound dtype whose
+	// fields all have a fixed size, the packed elements in the dtype's byte
+	// order (data).
+	Items(ctx context.Context, raw []byte, objs []any) (items []any, data []byte, err error)
 }
 
 // Fixed is a Storage that was built at open time.

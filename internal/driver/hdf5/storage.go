@@ -116,20 +116,20 @@ type itemDecoder struct {
 	t  *hdf5.Datatype
 }
 
-func (it *itemDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, error) {
+func (it *itemDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, []byte, error) {
 	vals, err := it.hf.Decode(ctx, it.t, raw, len(raw)/int(it.t.Size))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rv := reflect.ValueOf(vals)
 	if rv.Kind() != reflect.Slice {
-		return nil, fmt.Errorf("%w: %s elements decode to %T", driver.ErrFormat, it.t.Class, vals)
+		return nil, nil, fmt.Errorf("%w: %s elements decode to %T", driver.ErrFormat, it.t.Class, vals)
 	}
 	out := make([]any, rv.Len())
 	for i := range out {
 		out[i] = value(rv.Index(i).Interface())
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // Stored returns the engine's view of the dataset, reading its chunk index on

@@ -37,7 +37,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		if meta.DType.Kind != zarrmeta.KindObject {
 			return nil, fmt.Errorf("%s: %w: _COMPOUND_DTYPE on a %s array", path, driver.ErrFormat, meta.DType)
 		}
-		d.DType, d.Rows = ct, true
+		d.DType = ct
 	}
 	pipe, err := t.env.Codecs.Pipeline(meta.Compressor, meta.Filters)
 	if err != nil {
@@ -58,7 +58,8 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		Locator: &keyLocator{t: t, key: key, meta: meta},
 	}}
 	if objects {
-		st.Items = jsonItems{}
+		_, rows := za.CompoundDType()
+		st.Items = jsonItems{rows: rows, dtype: d.DType}
 	}
 	d.Storage = st
 	return d, nil

@@ -26,18 +26,33 @@ func userAttrs(za zarrmeta.Attrs) (map[string]any, error) {
 	return vals, nil
 }
 
-// jsonItems turns the decoded JSON items of an object array into Go values.
-type jsonItems struct{}
+// jsonItems turns the decoded JSON items of an object array into Go values
+// and, for LINDI's _COMPOUND_DTYPE rows of fixed-size fields (rows set),
+// packs them into elements of dtype.
+type jsonItems struct {
+	rows  bool
+	dtype zarrmeta.DType
+}
 
-func (jsonItems) Items(_ context.Context, _ []byte, objs []any) ([]any, error) {
+func (it jsonItems) Items(_ context.Context, _ []byte, objs []any) ([]any, []byte, error) {
 	for i, v := range objs {
 		x, err := fromJSON(v)
 		if err != nil {
-			return nil, fmt.Errorf("element %d: %w", i, err)
+			return nil, nil, fmt.Errorf("element %d: %w", i, err)
 		}
 		objs[i] = x
 	}
-	return objs, nil
+	if !it.rows || !packable(it.dtype) {
+		return objs, nil, nil
+	}
+	size := it.dtype.Size
+	data := make([]byte, len(objs)*size)
+	for i, row := range objs {
+		if err := packRow(data[i*size:(i+1)*size], it.dtype, row); err != nil {
+			return nil, nil, fmt.Errorf("row %d: %w", i, err)
+		}
+	}
+	return nil, data, nil
 }
 
 // fromJSON turns decoded JSON into the documented values: LINDI's

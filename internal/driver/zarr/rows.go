@@ -1,10 +1,11 @@
-package h5
+package zarr
 
 import (
 	"encoding/binary"
 	"fmt"
 	"math"
 
+	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -28,7 +29,7 @@ func packable(dt zarrmeta.DType) bool {
 func packRow(dst []byte, dt zarrmeta.DType, row any) error {
 	items, ok := row.([]any)
 	if !ok || len(items) != len(dt.Fields) {
-		return fmt.Errorf("%w: compound row %v does not have %d fields", ErrFormat, row, len(dt.Fields))
+		return fmt.Errorf("%w: compound row %v does not have %d fields", driver.ErrFormat, row, len(dt.Fields))
 	}
 	for i, f := range dt.Fields {
 		if err := putValue(dst[f.Offset:f.Offset+f.DType.Size], f.DType, items[i]); err != nil {
@@ -47,7 +48,7 @@ func putValue(dst []byte, dt zarrmeta.DType, v any) error {
 	if dt.Kind == zarrmeta.KindBytes {
 		s, ok := v.(string)
 		if !ok || len(s) > len(dst) {
-			return fmt.Errorf("%w: %v does not fit %s", ErrType, v, dt)
+			return fmt.Errorf("%w: %v does not fit %s", driver.ErrFormat, v, dt)
 		}
 		clear(dst[copy(dst, s):])
 		return nil
@@ -66,10 +67,10 @@ func putValue(dst []byte, dt zarrmeta.DType, v any) error {
 	case float64:
 		f, i = x, int64(x)
 		if dt.Kind != zarrmeta.KindFloat && x != math.Trunc(x) {
-			return fmt.Errorf("%w: %v is not an integer", ErrType, x)
+			return fmt.Errorf("%w: %v is not an integer", driver.ErrFormat, x)
 		}
 	default:
-		return fmt.Errorf("%w: %v (%T) is not a number", ErrType, v, v)
+		return fmt.Errorf("%w: %v (%T) is not a number", driver.ErrFormat, v, v)
 	}
 	switch {
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 4:
@@ -77,7 +78,7 @@ func putValue(dst []byte, dt zarrmeta.DType, v any) error {
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 8:
 		order.PutUint64(dst, math.Float64bits(f))
 	case dt.Kind == zarrmeta.KindFloat:
-		return fmt.Errorf("%w: cannot pack %s", ErrType, dt)
+		return fmt.Errorf("%w: cannot pack %s", driver.ErrFormat, dt)
 	case dt.Size == 1:
 		dst[0] = byte(i)
 	case dt.Size == 2:
@@ -87,7 +88,7 @@ func putValue(dst []byte, dt zarrmeta.DType, v any) error {
 	case dt.Size == 8:
 		order.PutUint64(dst, uint64(i))
 	default:
-		return fmt.Errorf("%w: cannot pack %s", ErrType, dt)
+		return fmt.Errorf("%w: cannot pack %s", driver.ErrFormat, dt)
 	}
 	return nil
 }
