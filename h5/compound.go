@@ -24,6 +24,26 @@ func packable(dt zarrmeta.DType) bool {
 	return true
 }
 
+// packItems moves the items of a (a field picked from rows kept as objects)
+// into Data when its dtype has a fixed-size form, so it reads like any
+// other numeric or bytes array.
+func packItems(a *Array) (*Array, error) {
+	if !packable(zarrmeta.DType{Fields: []zarrmeta.Field{{DType: a.DType}}}) {
+		return a, nil
+	}
+	size := a.DType.Size
+	data := make([]byte, len(a.Objects)*size)
+	for i, v := range a.Objects {
+		if err := putValue(data[i*size:(i+1)*size], a.DType, v); err != nil {
+			return nil, fmt.Errorf("h5: element %d: %w", i, err)
+		}
+	}
+	if err := a.DType.SwapToNative(data); err != nil {
+		return nil, err
+	}
+	return &Array{DType: a.DType.Native(), Shape: a.Shape, Data: data}, nil
+}
+
 // packRow writes one JSON row (a list with an item per field) as an element of dt.
 func packRow(dst []byte, dt zarrmeta.DType, row any) error {
 	items, ok := row.([]any)

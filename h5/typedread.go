@@ -264,7 +264,7 @@ func (a *Array) Field(name string) (*Array, error) {
 			}
 			out.Objects[i] = items[idx]
 		}
-		return out, nil
+		return packItems(out)
 	}
 	n, size, w := a.Len(), a.DType.Size, f.DType.Size*f.Count()
 	out := &Array{DType: f.DType, Shape: append(append([]int(nil), a.Shape...), f.Shape...), Data: make([]byte, n*w)}
