@@ -264,7 +264,7 @@ func (a *Array) Field(name string) (*Array, error) {
 			}
 			out.Objects[i] = items[idx]
 		}
-		return out, nil
+		return packItems(out)
 	}
 	n, size, w := a.Len(), a.DType.Size, f.DType.Size*f.Count()
 	out := &Array{DType: f.DType, Shape: append(append([]int(nil), a.Shape...), f.Shape...), Data: make([]byte, n*w)}
@@ -281,4 +281,24 @@ func fieldIndex(dt zarrmeta.DType, name string) int {
 		}
 	}
 	return -1
+}
+
+// packItems moves the items of a (a field picked from rows kept as objects)
+// into Data when its dtype has a fixed-size form, so it reads like any
+// other numeric or bytes array.
+func packItems(a *Array) (*Array, error) {
+	if len(a.DType.Fields) > 0 || !a.DType.Fixed() {
+		return a, nil
+	}
+	size := a.DType.Size
+	data := make([]byte, len(a.Objects)*size)
+	for i, v := range a.Objects {
+		if err := a.DType.EncodeValue(data[i*size:(i+1)*size], v); err != nil {
+			return nil, fmt.Errorf("h5: element %d: %w", i, err)
+		}
+	}
+	if err := a.DType.SwapToNative(data); err != nil {
+		return nil, err
+	}
+	return &Array{DType: a.DType.Native(), Shape: a.Shape, Data: data}, nil
 }

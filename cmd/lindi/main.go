@@ -4,6 +4,8 @@
 //	lindi ls [-r] FILE [PATH]
 //	lindi info FILE PATH
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+//	lindi table [-f json|csv] FILE PATH
+//	lindi nwb FILE
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
 // the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
@@ -42,6 +44,9 @@ const usage = `usage:
   lindi info FILE PATH             metadata and attributes of an object, as JSON
   lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
                                    read a selection of a dataset (default: all of it)
+  lindi table [-f json|csv] FILE PATH
+                                   a DynamicTable of an NWB file: JSON (a member per column) or CSV
+  lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
   lindi bench [flags]              measure parallel remote reads against a simulated network
 `
 
@@ -78,6 +83,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdInfo(ctx, args[1:], stdout)
 	case "cat":
 		return cmdCat(ctx, args[1:], stdout, stderr)
+	case "table":
+		return cmdTable(ctx, args[1:], stdout)
+	case "nwb":
+		return cmdNWB(ctx, args[1:], stdout)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":

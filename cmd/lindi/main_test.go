@@ -76,6 +76,8 @@ func TestGolden(t *testing.T) {
 		{"cat-csv", []string{"cat", "-f", "csv", lindiJSON, "misc/u1", "-3:, ::3"}},
 		{"cat-json-nan", []string{"cat", "-f", "json", filepath.Join(fixtures, "fixture.zarr"), "missing_chunks_nan", "8:12, 9:11"}},
 		{"cat-refs", []string{"cat", "-f", "json", lindiJSON, "general/extracellular_ephys/electrodes/group", ":2"}},
+		{"nwb-tables", []string{"nwb", "../../testdata/nwb/tables.nwb.lindi.json"}},
+		{"nwb-fixture", []string{"nwb", filepath.Join(fixtures, "fixture.h5")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := lindi(tc.args...)

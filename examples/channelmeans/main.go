@@ -1,7 +1,9 @@
-// Command channelmeans reads a block of an extracellular recording and prints
-// the mean and standard deviation of every channel, computed with gonum.
+// Command channelmeans reads a time window of an extracellular recording (an
+// ElectricalSeries, or any TimeSeries of samples × channels) in physical
+// units and prints the mean and standard deviation of every channel,
+// computed with gonum.
 //
-//	go run ./examples/channelmeans testdata/conformance/fixture.lindi.json acquisition/ElectricalSeries/data 0:3000
+//	go run ./channelmeans ../testdata/conformance/fixture.lindi.json acquisition/ElectricalSeries 0 0.1
 //
 // The file may be a LINDI JSON file, a Zarr store or an HDF5/NWB file, local
 // or an http(s) URL.
@@ -10,49 +12,66 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log"
 	"os"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/lindigo/lindi/h5"
-	"github.com/lindigo/lindi/selection"
+	"github.com/lindigo/lindi/nwb"
 )
 
 func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: channelmeans FILE DATASET ROWS (e.g. 0:3000)")
+	if len(os.Args) != 5 {
+		fmt.Fprintln(os.Stderr, "usage: channelmeans FILE SERIES T0 T1 (seconds)")
 		os.Exit(2)
 	}
-	ctx := context.Background()
-	f, err := h5.Open(ctx, os.Args[1])
-	if err != nil {
+	t0, err0 := strconv.ParseFloat(os.Args[3], 64)
+	t1, err1 := strconv.ParseFloat(os.Args[4], 64)
+	if err0 != nil || err1 != nil {
+		log.Fatal("T0 and T1 are times in seconds")
+	}
+	if err := run(context.Background(), os.Stdout, os.Args[1], os.Args[2], t0, t1); err != nil {
 		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, w io.Writer, file, series string, t0, t1 float64) error {
+	f, err := nwb.Open(ctx, file)
+	if err != nil {
+		return err
 	}
 	defer f.Close()
-	ds, err := f.Dataset(ctx, os.Args[2])
+	ts, err := f.TimeSeries(ctx, series)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	sel, err := selection.Parse(os.Args[3] + ", :")
+	start, stop, err := ts.Window(ctx, t0, t1) // a binary search over a few blocks of timestamps
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	a, err := h5.Read[float64](ctx, ds, sel) // touched chunks are fetched and decoded in parallel
+	a, err := ts.ReadPhysical(ctx, start, stop) // conversion and offset applied
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	m, err := h5.Dense(a)
 	if err != nil {
-		log.Fatal(err)
+		return fmt.Errorf("%s, samples %d–%d: %w", series, start, stop, err)
+	}
+	unit := ts.Unit()
+	if unit == "" {
+		unit = "stored units" // the file does not say
 	}
 	rows, cols := m.Dims()
-	fmt.Printf("%s[%s]: %d samples × %d channels\n", ds.Path(), sel, rows, cols)
+	fmt.Fprintf(w, "%s [%g, %g) s: samples %d–%d, %d × %d channels, in %s\n", series, t0, t1, start, stop, rows, cols, unit)
 	col := make([]float64, rows)
 	for c := range cols {
 		mat.Col(col, c, m)
 		mean, std := stat.MeanStdDev(col, nil)
-		fmt.Printf("channel %2d  mean %9.2f  sd %8.2f\n", c, mean, std)
+		fmt.Fprintf(w, "channel %2d  mean %12.5g  sd %12.5g\n", c, mean, std)
 	}
+	return nil
 }

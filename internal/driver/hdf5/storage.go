@@ -58,7 +58,7 @@ func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) 
 		return nil, err
 	}
 	s.dtype = dt
-	if t := hd.Datatype(); t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference {
+	if t := hd.Datatype(); t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference || objectFields(dt) {
 		s.items = &itemDecoder{hf: hf, t: t}
 	}
 	s.fill = zarrmeta.Fill{Bytes: make([]byte, hd.Datatype().Size)}
@@ -110,7 +110,20 @@ func numpyDType(t *hdf5.Datatype) (zarrmeta.DType, error) {
 	return zarrmeta.ParseDType(raw)
 }
 
-// itemDecoder turns stored variable-length or reference elements into items.
+// objectFields reports whether a compound dtype has a field (a reference, a
+// variable-length string) whose stored bytes are not its value: its rows
+// must be decoded into items, as LINDI's compound rows are.
+func objectFields(dt zarrmeta.DType) bool {
+	for _, f := range dt.Fields {
+		if f.DType.Kind == zarrmeta.KindObject {
+			return true
+		}
+	}
+	return false
+}
+
+// itemDecoder turns stored variable-length or reference elements, or compound
+// rows holding them, into items.
 type itemDecoder struct {
 	hf *hdf5.File
 	t  *hdf5.Datatype
@@ -121,6 +134,9 @@ func (it *itemDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, [
 	if err != nil {
 		return nil, nil, err
 	}
+	if rows, ok := vals.([]map[string]any); ok {
+		return it.rows(rows), nil, nil
+	}
 	rv := reflect.ValueOf(vals)
 	if rv.Kind() != reflect.Slice {
 		return nil, nil, fmt.Errorf("%w: %s elements decode to %T", driver.ErrFormat, it.t.Class, vals)
@@ -130,6 +146,19 @@ func (it *itemDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, [
 		out[i] = value(rv.Index(i).Interface())
 	}
 	return out, nil, nil
+}
+
+// rows gives compound rows as []any items in field order.
+func (it *itemDecoder) rows(rows []map[string]any) []any {
+	out := make([]any, len(rows))
+	for i, row := range rows {
+		items := make([]any, len(it.t.Fields))
+		for j, fd := range it.t.Fields {
+			items[j] = value(row[fd.Name])
+		}
+		out[i] = items
+	}
+	return out
 }
 
 // Stored returns the engine's view of the dataset, reading its chunk index on

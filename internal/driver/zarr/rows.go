@@ -1,29 +1,11 @@
 package zarr
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/zarrmeta"
 )
-
-// packable reports whether every field of a compound dtype has a fixed-size
-// byte representation (no references or objects), so rows can be packed.
-func packable(dt zarrmeta.DType) bool {
-	for _, f := range dt.Fields {
-		switch f.DType.Kind {
-		case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat, zarrmeta.KindBytes:
-		default:
-			return false
-		}
-		if len(f.Shape) > 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // packRow writes one JSON row (a list with an item per field) as an element of dt.
 func packRow(dst []byte, dt zarrmeta.DType, row any) error {
@@ -32,63 +14,9 @@ func packRow(dst []byte, dt zarrmeta.DType, row any) error {
 		return fmt.Errorf("%w: compound row %v does not have %d fields", driver.ErrFormat, row, len(dt.Fields))
 	}
 	for i, f := range dt.Fields {
-		if err := putValue(dst[f.Offset:f.Offset+f.DType.Size], f.DType, items[i]); err != nil {
-			return fmt.Errorf("field %q: %w", f.Name, err)
+		if err := f.DType.EncodeValue(dst[f.Offset:f.Offset+f.DType.Size], items[i]); err != nil {
+			return fmt.Errorf("%w: field %q: %w", driver.ErrFormat, f.Name, err)
 		}
-	}
-	return nil
-}
-
-// putValue encodes a decoded JSON scalar as one element of dt, in dt's byte order.
-func putValue(dst []byte, dt zarrmeta.DType, v any) error {
-	var order binary.ByteOrder = binary.LittleEndian
-	if dt.Order == zarrmeta.BigEndian {
-		order = binary.BigEndian
-	}
-	if dt.Kind == zarrmeta.KindBytes {
-		s, ok := v.(string)
-		if !ok || len(s) > len(dst) {
-			return fmt.Errorf("%w: %v does not fit %s", driver.ErrFormat, v, dt)
-		}
-		clear(dst[copy(dst, s):])
-		return nil
-	}
-	var f float64
-	var i int64
-	switch x := v.(type) {
-	case bool:
-		if x {
-			f, i = 1, 1
-		}
-	case int64:
-		f, i = float64(x), x
-	case uint64:
-		f, i = float64(x), int64(x)
-	case float64:
-		f, i = x, int64(x)
-		if dt.Kind != zarrmeta.KindFloat && x != math.Trunc(x) {
-			return fmt.Errorf("%w: %v is not an integer", driver.ErrFormat, x)
-		}
-	default:
-		return fmt.Errorf("%w: %v (%T) is not a number", driver.ErrFormat, v, v)
-	}
-	switch {
-	case dt.Kind == zarrmeta.KindFloat && dt.Size == 4:
-		order.PutUint32(dst, math.Float32bits(float32(f)))
-	case dt.Kind == zarrmeta.KindFloat && dt.Size == 8:
-		order.PutUint64(dst, math.Float64bits(f))
-	case dt.Kind == zarrmeta.KindFloat:
-		return fmt.Errorf("%w: cannot pack %s", driver.ErrFormat, dt)
-	case dt.Size == 1:
-		dst[0] = byte(i)
-	case dt.Size == 2:
-		order.PutUint16(dst, uint16(i))
-	case dt.Size == 4:
-		order.PutUint32(dst, uint32(i))
-	case dt.Size == 8:
-		order.PutUint64(dst, uint64(i))
-	default:
-		return fmt.Errorf("%w: cannot pack %s", driver.ErrFormat, dt)
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ func (it jsonItems) Items(_ context.Context, _ []byte, objs []any) ([]any, []byt
 		}
 		objs[i] = x
 	}
-	if !it.rows || !packable(it.dtype) {
+	if !it.rows || !it.dtype.Fixed() {
 		return objs, nil, nil
 	}
 	size := it.dtype.Size

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lindigo/lindi/nwb"
+)
+
+// cmdNWB prints a summary of an NWB file: its session, subject and devices,
+// then a line per time series and per table, in path order.
+func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return usagef("nwb takes FILE")
+	}
+	f, err := nwb.Open(ctx, args[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := f.Session(ctx)
+	if err != nil {
+		return err
+	}
+	objs, err := f.Objects(ctx)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "%s\tNWB %s (%s)\n", args[0], f.Version(), f.H5().Format())
+	printSession(w, s)
+	fmt.Fprintln(w)
+	for _, o := range objs {
+		line, err := describeObject(ctx, f, o)
+		if err != nil {
+			return err
+		}
+		if line != "" {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", strings.TrimPrefix(o.Path, "/"), o.Type, line)
+		}
+	}
+	return w.Flush()
+}
+
+// printSession prints the fields of s that the file has.
+func printSession(w io.Writer, s nwb.Session) {
+	for _, kv := range [][2]string{
+		{"session", s.Description},
+		{"identifier", s.Identifier},
+		{"start", s.StartTime},
+		{"lab", s.Lab},
+		{"institution", s.Institution},
+		{"experimenter", strings.Join(s.Experimenters, ", ")},
+		{"devices", strings.Join(s.Devices, ", ")},
+	} {
+		if kv[1] != "" {
+			fmt.Fprintf(w, "%s\t%s\n", kv[0], kv[1])
+		}
+	}
+	if len(s.Subject) > 0 {
+		keys := make([]string, 0, len(s.Subject))
+		for k := range s.Subject {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, k+" "+s.Subject[k])
+		}
+		fmt.Fprintf(w, "subject\t%s\n", strings.Join(parts, ", "))
+	}
+}
+
+// describeObject summarises a time series or a table in one line; other
+// objects give "".
+func describeObject(ctx context.Context, f *nwb.File, o nwb.Object) (string, error) {
+	if !o.Group {
+		return "", nil
+	}
+	g, err := f.H5().Group(ctx, o.Path)
+	if err != nil {
+		return "", err
+	}
+	if _, err := g.Dataset(ctx, "data"); err == nil {
+		if ts, err := f.TimeSeries(ctx, o.Path); err == nil {
+			return describeSeries(ctx, ts)
+		}
+	}
+	if _, err := g.Dataset(ctx, "id"); err == nil {
+		t, err := f.Table(ctx, o.Path)
+		if err != nil {
+			return "", err
+		}
+		return describeTable(ctx, t)
+	}
+	return "", nil
+}
+
+// describeSeries gives shape, dtype, unit, timing and duration.
+func describeSeries(ctx context.Context, ts *nwb.TimeSeries) (string, error) {
+	d := ts.Data()
+	shape := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(d.Shape())), " × "), "[]")
+	parts := []string{shape + " " + d.DType().String()}
+	if u := ts.Unit(); u != "" {
+		parts = append(parts, u)
+	}
+	first, last := 0.0, 0.0
+	if n := ts.Len(); n > 0 {
+		a, err := ts.Timestamps(ctx, 0, 1)
+		if err != nil {
+			return "", err
+		}
+		b, err := ts.Timestamps(ctx, n-1, n)
+		if err != nil {
+			return "", err
+		}
+		first, last = a[0], b[0]
+	}
+	if rate, ok := ts.Rate(); ok {
+		parts = append(parts, fmt.Sprintf("%g Hz", rate))
+		last += 1 / rate // the last sample lasts one period
+	} else {
+		parts = append(parts, "timestamps")
+	}
+	parts = append(parts, fmt.Sprintf("%.6g–%.6g s (%.6g s)", first, last, last-first))
+	return strings.Join(parts, "\t"), nil
+}
+
+// describeTable gives rows, columns and, for intervals, the time span.
+func describeTable(ctx context.Context, t *nwb.Table) (string, error) {
+	line := fmt.Sprintf("%d rows\tcolumns: %s", t.Len(), strings.Join(t.Columns(), ", "))
+	if t.Has("spike_times") {
+		c, _ := t.Column("spike_times")
+		if c.Depth() == 1 {
+			line += fmt.Sprintf("; %d spikes", c.Data().Len())
+		}
+	}
+	return line, nil
+}

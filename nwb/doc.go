@@ -1,0 +1,20 @@
+// Package nwb reads Neurodata Without Borders files the way pynwb and hdmf
+// see them, on top of package h5: time series with their timestamps and
+// physical units, DynamicTables with ragged (VectorIndex), region
+// (DynamicTableRegion), reference, compound and string columns, and the
+// tables every NWB file has (units, electrodes, trials).
+//
+//	f, err := nwb.Open(ctx, "sub-01.nwb.lindi.json") // anything h5.Open takes
+//	units, err := f.Units(ctx)
+//	spikes, err := units.SpikeTimes(ctx, 0)          // []float64, unit 0's spike times
+//
+// Every read goes through h5, so it fetches and decodes only the chunks it
+// touches, concurrently, from any source h5 opens. A File and the tables and
+// series it returns are safe for concurrent use.
+//
+// Errors name the object they concern and wrap the sentinels below
+// (ErrNotNWB, ErrNotTable, ErrNoColumn, ErrIndex, ErrNotTimeSeries) or those
+// of package h5 (h5.ErrNotFound, h5.ErrType, …); test them with errors.Is.
+// Malformed input, such as an index whose offsets run backwards or past its
+// target, is an error, never a panic or a silently short row.
+package nwb

@@ -1,0 +1,104 @@
+package nwb_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/lindigo/lindi/nwb"
+)
+
+func ExampleUnits_SpikeTrains() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	units, err := f.Units(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	trains, err := units.SpikeTrains(ctx, 0, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d units; unit 0: %d spikes from %.2f s; unit 1: %d spikes\n", units.Len(), len(trains[0]), trains[0][0], len(trains[1]))
+	// Output: 8 units; unit 0: 18 spikes from 8.16 s; unit 1: 25 spikes
+}
+
+func ExampleTable_Rows() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb.lindi.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	trials, err := f.Table(ctx, "intervals/trials")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, err := trials.Rows(ctx, 0, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range rows {
+		tags, _ := r.Get("tags")
+		fmt.Println(r.ID, tags)
+	}
+	// Output:
+	// 100 [nogo rewarded]
+	// 101 []
+}
+
+func ExampleTimeSeries_Window() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		log.Fatal(err)
+	}
+	start, stop, err := ts.Window(ctx, 0.501, 0.502) // seconds
+	if err != nil {
+		log.Fatal(err)
+	}
+	data, err := ts.ReadPhysical(ctx, start, stop)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(start, stop, data.Shape)
+	// Output: 30 60 [30 4]
+}
+
+func ExampleColumn_Resolve() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	units, err := f.Units(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	electrodes, err := units.Column("electrodes") // a ragged DynamicTableRegion
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, err := electrodes.Resolve(ctx, 0) // unit 0's rows of the electrodes table
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range rows {
+		loc, _ := r.Get("location")
+		fmt.Println(r.Index, r.ID, loc)
+	}
+	// Output:
+	// 6 106 CA1
+	// 8 108 DG
+	// 11 111 DG
+}
