@@ -4,6 +4,7 @@
 //	lindi ls [-r] FILE [PATH]
 //	lindi info FILE PATH
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+//	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
 // the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
@@ -42,6 +43,8 @@ const usage = `usage:
   lindi info FILE PATH             metadata and attributes of an object, as JSON
   lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
                                    read a selection of a dataset (default: all of it)
+  lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+                                   write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
   lindi bench [flags]              measure parallel remote reads against a simulated network
 `
 
@@ -78,6 +81,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdInfo(ctx, args[1:], stdout)
 	case "cat":
 		return cmdCat(ctx, args[1:], stdout, stderr)
+	case "index":
+		return cmdIndex(ctx, args[1:], stdout)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
