@@ -1,10 +1,14 @@
 package h5
 
-// The container formats Open reads: each registers its driver. Drivers are
-// consulted in registration order, which is import-path order: HDF5 (whose
-// superblock may follow a user block) before Zarr over HTTP (the last resort
-// for a URL).
+// The container formats Open reads: each registers its driver. A driver says
+// Yes only to what its content proves (a signature, a lindi.json, a .zgroup),
+// so the order matters only among Maybes, tried in registration order, which
+// is initialisation order: HDF5 (whose superblock may follow a user block)
+// first, then Zarr, then the LINDI containers (which build on the Zarr driver,
+// so it initialises first). A URL that is neither HDF5 nor JSON nor a tar is
+// tried as a Zarr store, then as a .lindi.d.
 import (
 	_ "github.com/lindigo/lindi/internal/driver/hdf5"
+	_ "github.com/lindigo/lindi/internal/driver/lindi"
 	_ "github.com/lindigo/lindi/internal/driver/zarr"
 )

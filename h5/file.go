@@ -142,8 +142,9 @@ func (o *options) pool(name string) (*source.Pool, error) {
 	return source.NewPool(opts...)
 }
 
-// Open opens name, a local path or an http(s) URL of a LINDI JSON file, a Zarr
-// v2 directory store or an HDF5 file, and reads its object tree.
+// Open opens name, a local path or an http(s) URL of a LINDI JSON file, a
+// LINDI tar (.lindi.tar) or directory (.lindi.d), a Zarr v2 store or an HDF5
+// file, and reads its object tree. The format is told by content, not by name.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	o := options{cacheBytes: -1, codecs: codecs.Builtin()}
 	for _, opt := range opts {
@@ -240,8 +241,8 @@ func isURL(name string) bool {
 // Name is the path or URL the file was opened from.
 func (f *File) Name() string { return f.name }
 
-// Format names the format the file was opened from: "LINDI JSON", "Zarr v2"
-// or "HDF5".
+// Format names the format the file was opened from: "LINDI JSON", "LINDI
+// tar", "LINDI directory", "Zarr v2" or "HDF5".
 func (f *File) Format() string { return f.format }
 
 // Root returns the root group.

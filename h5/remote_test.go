@@ -88,7 +88,7 @@ func slicesContains(s []string, x string) bool {
 	return false
 }
 
-var allFixtures = []string{"fixture.lindi.json", "fixture.extlink.lindi.json", "fixture.zarr", "fixture.h5", "fixture-latest.h5"}
+var allFixtures = []string{"fixture.lindi.json", "fixture.extlink.lindi.json", "fixture.zarr", "fixture.h5", "fixture-latest.h5", "fixture.lindi.tar", "fixture.lindi.d"}
 
 // TestRemoteConformance runs the conformance cases with the fixtures served over HTTP.
 func TestRemoteConformance(t *testing.T) {

@@ -169,6 +169,25 @@ func (ds *Dataset) Pipeline() (*codecs.Pipeline, error) {
 // or nil when the dataset has no filters.
 func (ds *Dataset) FilterMessage() []byte { return ds.filterMsg }
 
+// Filter is one stage of a dataset's filter pipeline as HDF5 stores it: its
+// identifier (1 deflate, 2 shuffle, 3 fletcher32, 32001 blosc, …), its
+// optional name and the parameters HDF5 passes to it.
+type Filter struct {
+	ID         uint16
+	Name       string
+	ClientData []uint32
+}
+
+// Filters returns the dataset's filters in the order HDF5 applied them when
+// writing; nil without filters. The ClientData slices are copies.
+func (ds *Dataset) Filters() []Filter {
+	var out []Filter
+	for _, f := range ds.filters {
+		out = append(out, Filter{ID: f.ID, Name: f.Name, ClientData: append([]uint32(nil), f.ClientData...)})
+	}
+	return out
+}
+
 // File returns the file the dataset belongs to.
 func (ds *Dataset) File() *File { return ds.f }
 

@@ -1,5 +1,7 @@
 // Package store is the key-value view of a Zarr v2 hierarchy that the h5 package
-// builds its tree from: LINDI JSON reference files and Zarr v2 directory stores.
+// builds its tree from: LINDI JSON reference files (bare, or the lindi.json of a
+// .lindi.tar or .lindi.d container, whose "./" refs name its members) and Zarr
+// v2 stores.
 //
 // A key is a Zarr key such as "acquisition/data/.zarray" or "acquisition/data/0.0".
 // Get tells where its bytes live: in memory (metadata objects and inline chunks of a

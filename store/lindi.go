@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -19,17 +20,45 @@ import (
 // and relative urls ("./x.h5", "x.h5") resolve against the location of the JSON
 // file itself: its directory, or its URL.
 type LINDI struct {
-	name  string
-	base  location
-	refs  map[string]json.RawMessage
-	tmpl  map[string]string
-	nodes map[string][]string // directory → sorted child node names
+	name    string
+	base    location
+	members Members // the container's members, for "./" refs; nil for a bare document
+	refs    map[string]json.RawMessage
+	tmpl    map[string]string
+	nodes   map[string][]string // directory → sorted child node names
+}
+
+// Members locates the members of the container a LINDI document was read
+// from: a .lindi.tar or a .lindi.d directory.
+type Members interface {
+	// Member locates the bytes of the member name ("blobs/a/0"): the object
+	// (a path or a URL) holding them, the offset of the first, and their
+	// number (-1 when it cannot be known before they are read). An absent
+	// member gives an error wrapping ErrNotFound.
+	Member(ctx context.Context, name string) (Value, error)
 }
 
 // ParseLINDI parses the LINDI JSON document data, read from name (a local path or
 // an http(s) URL, used to resolve relative refs). Refs are checked as they are
 // used, so a malformed ref fails the read that needs it, naming the key.
 func ParseLINDI(name string, data []byte) (*LINDI, error) {
+	return parseLINDI(name, data, nil)
+}
+
+// ParseContainer parses the LINDI JSON document data (lindi.json) of the
+// container at name, a .lindi.tar file or a .lindi.d directory (a local path
+// or an http(s) URL). A ref whose url starts with "./" names a member of the
+// container, located by m and checked against its bounds; any other relative
+// url, and Resolve, resolve against the location of the container itself (its
+// directory, or its URL), as they would for a .lindi.json beside it.
+func ParseContainer(name string, data []byte, m Members) (*LINDI, error) {
+	if m == nil {
+		return nil, fmt.Errorf("store: ParseContainer(%s): no members", name)
+	}
+	return parseLINDI(name, data, m)
+}
+
+func parseLINDI(name string, data []byte, m Members) (*LINDI, error) {
 	base, err := parseLocation(name)
 	if err != nil {
 		return nil, err
@@ -44,7 +73,7 @@ func ParseLINDI(name string, data []byte) (*LINDI, error) {
 	if doc.Version != nil && *doc.Version != 1 {
 		return nil, fmt.Errorf("store: %s: %w: version %d (want 1)", name, ErrFormat, *doc.Version)
 	}
-	s := &LINDI{name: name, base: base, refs: doc.Refs, tmpl: doc.Templates}
+	s := &LINDI{name: name, base: base, members: m, refs: doc.Refs, tmpl: doc.Templates}
 	s.nodes = childNodes(doc.Refs)
 	return s, nil
 }
@@ -53,12 +82,12 @@ func ParseLINDI(name string, data []byte) (*LINDI, error) {
 func (s *LINDI) Name() string { return s.name }
 
 // Get locates the value of key.
-func (s *LINDI) Get(_ context.Context, key string) (Value, error) {
+func (s *LINDI) Get(ctx context.Context, key string) (Value, error) {
 	raw, ok := s.refs[key]
 	if !ok {
 		return Value{}, fmt.Errorf("store: %s: %q: %w", s.name, key, ErrNotFound)
 	}
-	v, err := s.decodeRef(raw)
+	v, err := s.decodeRef(ctx, raw)
 	if err != nil {
 		return Value{}, fmt.Errorf("store: %s: ref %q: %w", s.name, key, err)
 	}
@@ -70,7 +99,7 @@ func (s *LINDI) List(_ context.Context, dir string) ([]string, error) {
 	return s.nodes[dir], nil
 }
 
-func (s *LINDI) decodeRef(raw json.RawMessage) (Value, error) {
+func (s *LINDI) decodeRef(ctx context.Context, raw json.RawMessage) (Value, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return Value{}, fmt.Errorf("%w: empty ref", ErrFormat)
@@ -86,7 +115,7 @@ func (s *LINDI) decodeRef(raw json.RawMessage) (Value, error) {
 		b, err := inlineBytes(str)
 		return Value{Data: b}, err
 	case '[':
-		return s.rangeRef(raw)
+		return s.rangeRef(ctx, raw)
 	}
 	return Value{}, fmt.Errorf("%w: a ref must be an object, a string or [url, offset, length], not %.20s", ErrFormat, raw)
 }
@@ -110,7 +139,7 @@ func inlineBytes(str string) ([]byte, error) {
 	return b, nil
 }
 
-func (s *LINDI) rangeRef(raw json.RawMessage) (Value, error) {
+func (s *LINDI) rangeRef(ctx context.Context, raw json.RawMessage) (Value, error) {
 	var parts []json.RawMessage
 	if err := json.Unmarshal(raw, &parts); err != nil {
 		return Value{}, fmt.Errorf("%w: %v", ErrFormat, err)
@@ -122,11 +151,11 @@ func (s *LINDI) rangeRef(raw json.RawMessage) (Value, error) {
 	if err := json.Unmarshal(parts[0], &u); err != nil {
 		return Value{}, fmt.Errorf("%w: url is not a string", ErrFormat)
 	}
-	u, err := s.expand(u)
+	u, err := s.substitute(u)
 	if err != nil {
 		return Value{}, err
 	}
-	v := Value{URL: u, Len: -1}
+	v := Value{Len: -1}
 	if len(parts) == 3 {
 		if err := json.Unmarshal(parts[1], &v.Off); err != nil || v.Off < 0 {
 			return Value{}, fmt.Errorf("%w: offset %s is not a non-negative integer", ErrFormat, parts[1])
@@ -135,12 +164,43 @@ func (s *LINDI) rangeRef(raw json.RawMessage) (Value, error) {
 			return Value{}, fmt.Errorf("%w: length %s is not a non-negative integer", ErrFormat, parts[2])
 		}
 	}
+	if name, ok := strings.CutPrefix(u, "./"); ok && s.members != nil {
+		return s.member(ctx, name, v)
+	}
+	if v.URL, err = s.base.resolve(u); err != nil {
+		return Value{}, err
+	}
 	return v, nil
+}
+
+// member locates the range v (Off, and Len or -1 for all) of the container's
+// member name, refusing a range that leaves the member.
+func (s *LINDI) member(ctx context.Context, name string, v Value) (Value, error) {
+	m, err := s.members.Member(ctx, name)
+	if errors.Is(err, ErrNotFound) {
+		// The key exists: its chunk is not missing but its ref is broken.
+		return Value{}, fmt.Errorf("%w: ref names a member the container does not hold: %v", ErrFormat, err)
+	}
+	if err != nil {
+		return Value{}, err
+	}
+	if m.Len < 0 { // the member's size is learnt when it is read
+		return Value{URL: m.URL, Off: m.Off + v.Off, Len: v.Len}, nil
+	}
+	if v.Off > m.Len || v.Len > m.Len-v.Off {
+		return Value{}, fmt.Errorf("%w: range [%d, +%d) is outside member %q of %d bytes", ErrFormat, v.Off, v.Len, name, m.Len)
+	}
+	if v.Len < 0 {
+		v.Len = m.Len - v.Off
+	}
+	return Value{URL: m.URL, Off: m.Off + v.Off, Len: v.Len}, nil
 }
 
 // Resolve resolves a URL or path found in the document (an
 // _EXTERNAL_ARRAY_LINK's url, say) as a ref's url is resolved: templates
-// substituted, relative paths against the document's location.
+// substituted, relative paths against the document's location. In a container
+// (ParseContainer) it names a file beside the container, never a member: an
+// HDF5 file is not kept inside a .lindi.tar.
 func (s *LINDI) Resolve(ref string) (string, error) {
 	u, err := s.expand(ref)
 	if err != nil {
@@ -151,6 +211,15 @@ func (s *LINDI) Resolve(ref string) (string, error) {
 
 // expand substitutes templates in u and resolves it against the document's location.
 func (s *LINDI) expand(u string) (string, error) {
+	u, err := s.substitute(u)
+	if err != nil {
+		return "", err
+	}
+	return s.base.resolve(u)
+}
+
+// substitute replaces the templates in u.
+func (s *LINDI) substitute(u string) (string, error) {
 	for strings.Contains(u, "{{") {
 		i := strings.Index(u, "{{")
 		j := strings.Index(u[i:], "}}")
@@ -167,7 +236,7 @@ func (s *LINDI) expand(u string) (string, error) {
 		}
 		u = u[:i] + val + u[i+j+2:]
 	}
-	return s.base.resolve(u)
+	return u, nil
 }
 
 // childNodes indexes which keys are groups or arrays and files them under their parent directory.

@@ -6,6 +6,7 @@
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
+//	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
 // the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
@@ -47,6 +48,8 @@ const usage = `usage:
   lindi table [-f json|csv] FILE PATH
                                    a DynamicTable of an NWB file: JSON (a member per column) or CSV
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
+  lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+                                   write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
   lindi bench [flags]              measure parallel remote reads against a simulated network
 `
 
@@ -87,6 +90,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdTable(ctx, args[1:], stdout)
 	case "nwb":
 		return cmdNWB(ctx, args[1:], stdout)
+	case "index":
+		return cmdIndex(ctx, args[1:], stdout)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":

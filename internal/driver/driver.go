@@ -271,10 +271,12 @@ func NewInput(env *Env, name string, isURL, isDir bool) *Input {
 	return &Input{Name: name, URL: isURL, Dir: isDir, env: env}
 }
 
-// headSize is how many bytes Head reads.
-const headSize = 64
+// headSize is how many bytes Head reads: enough for a LINDI tar's header,
+// entry and (as Python lindi first writes it) index and a small lindi.json, so
+// that a remote tar opens in one round trip more; one request either way.
+const headSize = 64 << 10
 
-// Head returns the first bytes of a file (fewer for a shorter file), read
+// Head returns the first 64 KiB of a file (fewer for a shorter file), read
 // once and shared by every driver that asks.
 func (in *Input) Head(ctx context.Context) ([]byte, error) {
 	if in.Dir {

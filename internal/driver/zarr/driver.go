@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/lindigo/lindi/internal/driver"
@@ -56,7 +58,16 @@ func (lindiDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) 
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{env: env, st: st, lindi: st}
+	return OpenLINDI(ctx, env, st, false)
+}
+
+// OpenLINDI reads the tree of a parsed LINDI document: a bare .lindi.json, or
+// the lindi.json of a container, whose driver reads the document and locates
+// its members. fileChunks says that the refs name many small local files (the
+// blobs of a .lindi.d), each to be opened for its read alone rather than kept
+// open.
+func OpenLINDI(ctx context.Context, env *driver.Env, st *store.LINDI, fileChunks bool) (*driver.Group, error) {
+	t := &tree{env: env, st: st, lindi: st, dir: fileChunks}
 	return t.root(ctx)
 }
 
@@ -66,10 +77,15 @@ type zarrDriver struct{}
 
 func (zarrDriver) Name() string { return "Zarr v2" }
 
+// Sniff says Yes to a directory holding .zgroup and Maybe to any other
+// directory or URL.
 func (zarrDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
 	switch {
 	case in.Dir:
-		return driver.Yes, nil
+		if st, err := os.Stat(filepath.Join(in.Name, ".zgroup")); err == nil && st.Mode().IsRegular() {
+			return driver.Yes, nil
+		}
+		return driver.Maybe, nil
 	case in.URL:
 		return driver.Maybe, nil
 	}

@@ -21,7 +21,8 @@ type tree struct {
 	// lindi is the store of a LINDI JSON file (which may hold external links
 	// and pads short raw chunks); nil for a Zarr store.
 	lindi *store.LINDI
-	// dir is set for a Zarr directory, whose chunks are files of their own.
+	// dir is set for a Zarr directory or a .lindi.d, whose chunks are files
+	// of their own.
 	dir bool
 	// lazy is set for a store that cannot be listed (a Zarr store over HTTP
 	// without .zmetadata): groups learn their members as paths are looked up.

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/lindigo/lindi/index"
+)
+
+// cmdIndex writes the LINDI JSON of an HDF5 file.
+func cmdIndex(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	out := fs.String("o", "", "output file (default FILE.lindi.json)")
+	all := fs.Bool("all-chunks", false, "list every chunk instead of linking datasets of more than 1000 chunks to the HDF5 file")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("index takes FILE_OR_URL")
+	}
+	if *out == "" {
+		*out = index.DefaultOutput(pos[0])
+	}
+	var opts []index.Option
+	if *all {
+		opts = append(opts, index.AllChunks())
+	}
+	if err := index.WriteFile(ctx, pos[0], *out, opts...); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, *out)
+	return err
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIndex writes the LINDI JSON of the conformance HDF5 file beside a copy
+// of it and reads a dataset back from it; a non-HDF5 input exits 1.
+func TestIndex(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../testdata/conformance/fixture.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "x.nwb")
+	if err := os.WriteFile(src, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := lindi("index", src)
+	if code != 0 || strings.TrimSpace(stdout) != src+".lindi.json" {
+		t.Fatalf("index: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = lindi("cat", src+".lindi.json", "misc/f4_2d_edge", "0:1, 0:2")
+	if code != 0 || !strings.Contains(stdout, "-1.1816483736038208 -1.3140281438827515") {
+		t.Fatalf("cat: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, _, stderr = lindi("index", "-o", filepath.Join(dir, "y.json"), "main.go"); code != 1 || stderr == "" {
+		t.Errorf("indexing main.go: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,150 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/lindigo/lindi/hdf5"
+)
+
+// attrs converts an object's attributes as lindi's h5_to_zarr_attr does,
+// leaving out those lindi refuses (compounds, opaque and empty values,
+// undecodable types).
+func (b *builder) attrs(ctx context.Context, obj hdf5.Object) (map[string]any, error) {
+	list, err := obj.Attrs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("index: %s: attributes: %w", obj.Path(), err)
+	}
+	out := map[string]any{}
+	for _, a := range list {
+		if a.Err != nil || a.Value == nil {
+			continue
+		}
+		v, ok, err := b.attrValue(ctx, a)
+		if err != nil {
+			return nil, fmt.Errorf("index: %s: attribute %s: %w", obj.Path(), a.Name, err)
+		}
+		if ok {
+			out[a.Name] = v
+		}
+	}
+	return out, nil
+}
+
+func (b *builder) attrValue(ctx context.Context, a *hdf5.Attribute) (any, bool, error) {
+	if a.Shape == nil { // a scalar
+		return b.scalar(ctx, a.Value)
+	}
+	flat, ok, err := b.elements(ctx, a.Value)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	dims := make([]int, len(a.Shape))
+	n := 1
+	for i, d := range a.Shape {
+		dims[i] = int(d)
+		n *= dims[i]
+	}
+	if n != len(flat) {
+		return nil, false, nil
+	}
+	return nest(flat, dims), true, nil
+}
+
+// scalar converts one decoded value; ok is false for what lindi refuses.
+func (b *builder) scalar(ctx context.Context, v any) (any, bool, error) {
+	switch v := v.(type) {
+	case int64, uint64, bool, string:
+		return v, true, nil
+	case float64:
+		return finite(v), true, nil
+	case hdf5.ObjectRef:
+		r, err := b.reference(ctx, v)
+		return r, err == nil, err
+	}
+	return nil, false, nil
+}
+
+// elements converts the flat slice of a simple dataspace's values.
+func (b *builder) elements(ctx context.Context, v any) ([]any, bool, error) {
+	var out []any
+	switch v := v.(type) {
+	case []int64:
+		for _, x := range v {
+			out = append(out, x)
+		}
+	case []uint64:
+		for _, x := range v {
+			out = append(out, x)
+		}
+	case []float64:
+		for _, x := range v {
+			out = append(out, finite(x))
+		}
+	case []bool:
+		for _, x := range v {
+			out = append(out, x)
+		}
+	case []string:
+		for _, x := range v {
+			out = append(out, x)
+		}
+	case []hdf5.ObjectRef:
+		for _, x := range v {
+			r, err := b.reference(ctx, x)
+			if err != nil {
+				return nil, false, err
+			}
+			out = append(out, r)
+		}
+	default:
+		return nil, false, nil
+	}
+	return out, true, nil
+}
+
+// finite spells NaN and the infinities as lindi does: strings.
+func finite(x float64) any {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "Infinity"
+	case math.IsInf(x, -1):
+		return "-Infinity"
+	}
+	return x
+}
+
+// nest shapes flat into nested lists of the given dimensions.
+func nest(flat []any, dims []int) any {
+	if len(dims) <= 1 {
+		return flat
+	}
+	step := len(flat) / max(dims[0], 1)
+	out := make([]any, dims[0])
+	for i := range out {
+		out[i] = nest(flat[i*step:(i+1)*step], dims[1:])
+	}
+	return out
+}
+
+// reference is an object reference as lindi writes it.
+func (b *builder) reference(ctx context.Context, r hdf5.ObjectRef) (map[string]any, error) {
+	path := r.Path
+	if path == "" {
+		p, err := b.f.PathOf(ctx, r.Addr)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	id, err := b.objectID(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"_REFERENCE": map[string]any{
+		"object_id": id, "path": path, "source": ".", "source_object_id": b.rootID,
+	}}, nil
+}

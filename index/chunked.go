@@ -1,0 +1,251 @@
+package index
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lindigo/lindi/hdf5"
+)
+
+// maxInline bounds the bytes of a dataset read to be inlined.
+const maxInline = 256 << 20
+
+// chunked indexes a numeric dataset by reference to its bytes in the HDF5
+// file: its chunks, its contiguous block (split as lindi splits it), or its
+// compact bytes inline.
+func (d *dsIndex) chunked(ctx context.Context) error {
+	filters, ok := numcodecs(d.ds)
+	if !ok {
+		return d.external(ctx, true)
+	}
+	loc, err := d.ds.Locator(ctx)
+	if err != nil {
+		return d.external(ctx, true) // a filter the reader cannot decode either: let the HDF5 path report it
+	}
+	fill := d.fill(ctx)
+	switch d.ds.Layout() {
+	case hdf5.LayoutChunked:
+		grid := gridOf(d.ds)
+		if t := d.b.o.threshold; t > 0 && chunkCount(d.shape, grid) > t {
+			return d.external(ctx, true)
+		}
+		ok, err := d.chunkRefs(ctx, loc, grid)
+		if err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			return d.external(ctx, true)
+		}
+		d.commit(d.zarray(d.shape, grid, d.descr, fill, filters))
+		return nil
+	case hdf5.LayoutCompact:
+		shape, chunks := d.whole()
+		if d.n > 0 {
+			raw, err := readAll(ctx, d.ds, d.n)
+			if err != nil {
+				return err
+			}
+			d.refs = map[string]any{d.zeroKey(): inlineRef(raw)}
+		}
+		d.commit(d.zarray(shape, chunks, d.descr, fill, nil))
+		return nil
+	}
+	return d.contiguous(ctx, loc, fill)
+}
+
+// chunkRefs refs every allocated chunk; ok is false when a chunk skipped
+// some of the filters, which a Zarr array cannot say.
+func (d *dsIndex) chunkRefs(ctx context.Context, loc *hdf5.Locator, grid []int) (bool, error) {
+	full := len(loc.Pipeline().IDs())
+	d.refs = map[string]any{}
+	if d.n == 0 {
+		return true, nil
+	}
+	counts := make([]int, len(grid))
+	for i := range grid {
+		counts[i] = (d.shape[i] + grid[i] - 1) / grid[i]
+	}
+	coords := make([]int, len(grid))
+	for {
+		ch, err := loc.Locate(ctx, coords)
+		if err != nil {
+			return false, err
+		}
+		if !ch.Missing {
+			if ch.Data != nil || len(ch.Pipeline.IDs()) != full {
+				return false, nil
+			}
+			d.refs[chunkKey(coords)] = []any{d.b.o.url, ch.Off, ch.Len}
+		}
+		if !next(coords, counts) {
+			return true, nil
+		}
+	}
+}
+
+// contiguous refs a contiguous dataset: one chunk, or chunks of about
+// DefaultSplitBytes of whole rows when it is large, unfiltered and numeric.
+func (d *dsIndex) contiguous(ctx context.Context, loc *hdf5.Locator, fill any) error {
+	total, err := d.ds.NumBytes()
+	if err != nil {
+		return err
+	}
+	shape, chunks := d.whole()
+	d.refs = map[string]any{}
+	if d.n == 0 {
+		d.commit(d.zarray(shape, chunks, d.descr, fill, nil))
+		return nil
+	}
+	zeros := make([]int, len(loc.Grid()))
+	ch, err := loc.Locate(ctx, zeros)
+	if err != nil {
+		return err
+	}
+	size := int64(total)
+	if int64(size) <= d.b.o.splitBytes || len(d.shape) == 0 {
+		if !ch.Missing && d.n > 0 {
+			d.refs[d.zeroKey()] = []any{d.b.o.url, ch.Off, size}
+		}
+		d.commit(d.zarray(shape, chunks, d.descr, fill, nil))
+		return nil
+	}
+	item := int64(d.ds.Datatype().Size)
+	row := item
+	for _, x := range d.shape[1:] {
+		row *= int64(x)
+	}
+	nn := max(d.b.o.splitBytes/max(row, 1), 1)
+	chunks = append([]int{int(nn)}, d.shape[1:]...)
+	if !ch.Missing {
+		rest := make([]int, len(d.shape)-1)
+		for i := int64(0); i*nn < int64(d.shape[0]); i++ {
+			off, n := i*nn*row, nn*row
+			n = min(n, size-off)
+			d.refs[chunkKey(append([]int{int(i)}, rest...))] = []any{d.b.o.url, ch.Off + off, n}
+		}
+	}
+	d.commit(d.zarray(shape, chunks, d.descr, fill, nil))
+	return nil
+}
+
+func chunkCount(shape, grid []int) int {
+	n := 1
+	for i := range grid {
+		n *= (shape[i] + grid[i] - 1) / grid[i]
+	}
+	return n
+}
+
+func chunkKey(coords []int) string {
+	b := make([]byte, 0, 4*len(coords))
+	for i, c := range coords {
+		if i > 0 {
+			b = append(b, '.')
+		}
+		b = fmt.Appendf(b, "%d", c)
+	}
+	return string(b)
+}
+
+// next advances coords through the grid of counts in C order.
+func next(coords, counts []int) bool {
+	for i := len(coords) - 1; i >= 0; i-- {
+		if coords[i]++; coords[i] < counts[i] {
+			return true
+		}
+		coords[i] = 0
+	}
+	return false
+}
+
+// readAll reads the n elements of a dataset as stored (C order, the file's
+// byte order; heap IDs for variable-length types), decoding its chunks.
+func readAll(ctx context.Context, ds *hdf5.Dataset, n int) ([]byte, error) {
+	item := int(ds.Datatype().Size)
+	if n > maxInline/max(item, 1) {
+		return nil, fmt.Errorf("%d elements are too many to inline", n)
+	}
+	if ds.Layout() != hdf5.LayoutChunked {
+		return ds.ReadRaw(ctx)
+	}
+	loc, err := ds.Locator(ctx)
+	if err != nil {
+		return nil, err
+	}
+	shape := make([]int, 0, len(ds.Shape()))
+	for _, x := range ds.Shape() {
+		shape = append(shape, int(x))
+	}
+	grid := loc.Grid()
+	out := make([]byte, n*item)
+	if fv := ds.Fill(); fv.Defined && len(fv.Value) == item {
+		for i := 0; i < len(out); i += item {
+			copy(out[i:], fv.Value)
+		}
+	}
+	counts := make([]int, len(grid))
+	chunkElems := 1
+	for i := range grid {
+		counts[i] = (shape[i] + grid[i] - 1) / grid[i]
+		chunkElems *= grid[i]
+	}
+	coords := make([]int, len(grid))
+	src := ds.File().Source()
+	for {
+		ch, err := loc.Locate(ctx, coords)
+		if err != nil {
+			return nil, err
+		}
+		if !ch.Missing {
+			stored := ch.Data
+			if stored == nil {
+				stored = make([]byte, ch.Len)
+				if got, err := src.ReadAt(ctx, stored, ch.Off); got != len(stored) {
+					return nil, fmt.Errorf("chunk %v: read %d of %d bytes: %w", coords, got, len(stored), err)
+				}
+			}
+			dec, err := ch.Pipeline.Decode(nil, stored, chunkElems*item)
+			if err != nil {
+				return nil, fmt.Errorf("chunk %v: %w", coords, err)
+			}
+			if len(dec) < chunkElems*item {
+				return nil, fmt.Errorf("chunk %v: %d bytes, want %d", coords, len(dec), chunkElems*item)
+			}
+			scatter(out, dec, shape, grid, coords, item)
+		}
+		if !next(coords, counts) {
+			return out, nil
+		}
+	}
+}
+
+// scatter copies a decoded chunk into the whole array, row by row along the
+// last dimension, clipping at the array's edges.
+func scatter(out, chunk []byte, shape, grid, coords []int, item int) {
+	rank := len(shape)
+	origin := make([]int, rank)
+	extent := make([]int, rank)
+	for i := range shape {
+		origin[i] = coords[i] * grid[i]
+		extent[i] = min(grid[i], shape[i]-origin[i])
+	}
+	idx := make([]int, rank) // position within the chunk, last dimension fixed at 0
+	for {
+		src, dst := 0, 0
+		for i := range rank {
+			src = src*grid[i] + idx[i]
+			dst = dst*shape[i] + origin[i] + idx[i]
+		}
+		copy(out[dst*item:(dst+extent[rank-1])*item], chunk[src*item:])
+		i := rank - 2
+		for ; i >= 0; i-- {
+			if idx[i]++; idx[i] < extent[i] {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			return
+		}
+	}
+}

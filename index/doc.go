@@ -1,0 +1,27 @@
+// Package index writes LINDI JSON (.lindi.json) for an HDF5 or NWB file, as
+// Python lindi's LindiH5pyFile.from_hdf5_file(url).write_lindi_file(out)
+// does, but reading the file's metadata with the parallel hdf5 reader.
+//
+// The output makes the same choices as lindi, so the refs' keys are the
+// same: groups get .zgroup (and .zattrs when they have attributes), soft
+// links become {"_SOFT_LINK": {"path": …}} groups, attributes are converted
+// as lindi's h5_to_zarr_attr converts them (NaN and ±Infinity as strings,
+// object references as {"_REFERENCE": …}), the HDF5 filter pipeline becomes
+// numcodecs filters (shuffle, zlib, zstd, blosc, fletcher32), large
+// contiguous numeric datasets without filters are split into chunks of about
+// 20 MB, scalars and datasets of strings, references, compounds and fewer
+// than 1000 numbers are inlined, chunked datasets of more than 1000 chunks
+// become _EXTERNAL_ARRAY_LINKs (unless AllChunks), and a URL that 5 or more
+// refs name becomes a {{u1}} template.
+//
+// Where lindi would fail or write what does not read back, the index writes
+// what reads correctly: inline chunks are stored raw (lindi compresses them
+// with blosc, which would need an encoder); a dataset whose filters have no
+// numcodecs equivalent (lzf, szip, …), whose chunks skip filters, or whose
+// type lindi cannot inline becomes an _EXTERNAL_ARRAY_LINK instead of an
+// error; attributes lindi refuses (compounds, opaque, empty) are left out;
+// external links are left out.
+//
+// Build is safe to call concurrently; it reads the metadata and chunk indexes
+// of up to WithConcurrency objects at once. Errors wrap those of package hdf5.
+package index

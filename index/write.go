@@ -1,0 +1,98 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/store"
+)
+
+// WriteFile indexes the HDF5 file src (a local path or an http(s) URL) and
+// writes its LINDI JSON to out, atomically: to a temporary file beside out,
+// renamed over it only when the whole document was written, so that a
+// failure leaves no half-written JSON. A local src in out's directory is
+// named "./NAME" by the refs, so the pair can move together; another local
+// src is named by its absolute path. WithURL overrides either.
+func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
+	s, err := source.Open(ctx, src)
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	if c, ok := s.(interface{ Close() error }); ok {
+		defer c.Close()
+	}
+	f, err := hdf5.Open(ctx, s)
+	if err != nil {
+		return fmt.Errorf("index: %s: %w", src, err)
+	}
+	url, err := refName(src, out)
+	if err != nil {
+		return err
+	}
+	doc, err := Build(ctx, f, append([]Option{WithURL(url)}, opts...)...)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(out, doc)
+}
+
+// refName is how the refs name src when the JSON is written to out.
+func refName(src, out string) (string, error) {
+	if store.IsURL(src) {
+		return src, nil
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return "", fmt.Errorf("index: %w", err)
+	}
+	outAbs, err := filepath.Abs(out)
+	if err != nil {
+		return "", fmt.Errorf("index: %w", err)
+	}
+	if filepath.Dir(abs) == filepath.Dir(outAbs) {
+		return "./" + filepath.Base(abs), nil
+	}
+	return abs, nil
+}
+
+// DefaultOutput is where WriteFile's output goes when none is named:
+// NAME.lindi.json beside a local file, or in the working directory for a
+// URL (named after its last path segment).
+func DefaultOutput(src string) string {
+	if store.IsURL(src) {
+		base := src
+		if i := strings.IndexAny(base, "?#"); i >= 0 {
+			base = base[:i]
+		}
+		base = base[strings.LastIndexByte(base, '/')+1:]
+		if base == "" {
+			base = "index"
+		}
+		return base + ".lindi.json"
+	}
+	return src + ".lindi.json"
+}
+
+func writeAtomic(out string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), out)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("index: write %s: %w", out, err)
+	}
+	return nil
+}

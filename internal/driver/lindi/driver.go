@@ -1,0 +1,123 @@
+// Package lindi is the driver of the LINDI containers: a .lindi.tar (a tar
+// holding lindi.json and the blobs its refs name) and a .lindi.d (the same
+// files in a directory). Both are recognised by content, not by name: a tar
+// has "ustar" at offset 257, a .lindi.d is a directory holding lindi.json.
+//
+// The container's lindi.json is read here; its refs "./blobs/…" (any "./"
+// url) are located as members of the container, with bounds checks, and the
+// tree is built by the Zarr driver as for a bare .lindi.json. Over HTTP, a
+// tar's entry, index and lindi.json take at most two round trips when the
+// index lies in the tar's first 64 KiB (as Python lindi writes it) or the
+// tar is at most 16 MiB; a .lindi.d URL is recognised by its lindi.json.
+package lindi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/zarr"
+	"github.com/lindigo/lindi/store"
+)
+
+func init() {
+	driver.Register(tarDriver{})
+	driver.Register(dirDriver{})
+}
+
+// jsonName is the LINDI document inside a container.
+const jsonName = "lindi.json"
+
+// tarDriver reads .lindi.tar files.
+type tarDriver struct{}
+
+func (tarDriver) Name() string { return "LINDI tar" }
+
+// Sniff says Yes to a USTAR tar: "ustar" at offset 257.
+func (tarDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
+	if in.Dir {
+		return driver.No, nil
+	}
+	head, err := in.Head(ctx)
+	switch {
+	case err != nil && in.URL && driver.NotFound(err):
+		return driver.No, nil
+	case err != nil:
+		return driver.No, err
+	case isTar(head):
+		return driver.Yes, nil
+	}
+	return driver.No, nil
+}
+
+func isTar(head []byte) bool {
+	return len(head) >= 262 && bytes.Equal(head[257:262], []byte("ustar"))
+}
+
+func (tarDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+	head, err := in.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	src, err := env.Pool.Open(ctx, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	t, err := openTar(ctx, src, head)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.ParseContainer(in.Name, t.doc, t)
+	if err != nil {
+		return nil, err
+	}
+	return zarr.OpenLINDI(ctx, env, st, false)
+}
+
+// dirDriver reads .lindi.d directories, local or served over HTTP.
+type dirDriver struct{}
+
+func (dirDriver) Name() string { return "LINDI directory" }
+
+// Sniff says Yes to a local directory holding lindi.json and Maybe to any
+// URL: plain HTTP cannot list a directory, so only reading its lindi.json
+// tells.
+func (dirDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
+	switch {
+	case in.URL:
+		return driver.Maybe, nil
+	case !in.Dir:
+		return driver.No, nil
+	}
+	st, err := os.Stat(filepath.Join(in.Name, jsonName))
+	if err == nil && st.Mode().IsRegular() {
+		return driver.Yes, nil
+	}
+	return driver.No, nil
+}
+
+func (dirDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+	d, err := newDir(in.Name, in.URL)
+	if err != nil {
+		return nil, err
+	}
+	data, err := d.document(ctx, env)
+	if in.URL && driver.NotFound(err) {
+		return nil, fmt.Errorf("%w: no %s", driver.ErrNotMine, d.join(jsonName))
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.ParseContainer(d.root, data, d)
+	if err != nil {
+		return nil, err
+	}
+	return zarr.OpenLINDI(ctx, env, st, !in.URL)
+}
+
+// errBounds is wrapped by errors for a container whose index points outside it.
+var errBounds = errors.New("outside the file")
