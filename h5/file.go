@@ -23,6 +23,7 @@ type File struct {
 	env      *driver.Env
 	fetcher  *fetch.Fetcher
 	workers  int
+	maxRead  int64
 	progress func(done, total int)
 	// finder, when set, looks up members that groups do not list (a store
 	// that cannot be listed).
@@ -37,6 +38,7 @@ type options struct {
 	concurrency int
 	cacheBytes  int64 // -1: the default
 	metaBytes   int64
+	maxRead     int64
 	progress    func(done, total int)
 	codecs      *codecs.Registry
 	sourceOpts  []source.Option
@@ -145,7 +147,7 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // Open opens name, a local path or an http(s) URL of a LINDI JSON file, a Zarr
 // v2 directory store or an HDF5 file, and reads its object tree.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
-	o := options{cacheBytes: -1, codecs: codecs.Default}
+	o := options{cacheBytes: -1, codecs: codecs.Default, maxRead: DefaultMaxReadBytes()}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
@@ -156,7 +158,7 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 		return nil, fmt.Errorf("h5: open %s: %w", name, err)
 	}
 	f := &File{
-		name: name, workers: o.workers, progress: o.progress,
+		name: name, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
 		env: &driver.Env{Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes},
 	}
 	if o.concurrency > 0 {

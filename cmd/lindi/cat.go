@@ -22,6 +22,7 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	format := fs.String("f", "", "output format: npy, csv, json or text (default: from -o's extension, else text)")
 	stats := fs.Bool("stats", false, "print I/O statistics to stderr")
 	concurrency := fs.Int("concurrency", 0, "most byte-range requests in flight (default: the library's)")
+	maxBytes := fs.Int64("max-bytes", 0, "largest result to read, in bytes (default: half of the memory available)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -45,6 +46,12 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usagef("--concurrency must be positive")
 		}
 		opts = append(opts, h5.WithConcurrency(*concurrency))
+	}
+	if *maxBytes != 0 {
+		if *maxBytes < 0 {
+			return usagef("--max-bytes must be positive")
+		}
+		opts = append(opts, h5.WithMaxReadBytes(*maxBytes))
 	}
 	bar := newProgress(stderr, pos[1])
 	if bar != nil {

@@ -3,7 +3,7 @@
 //
 //	lindi ls [-r] FILE [PATH]
 //	lindi info FILE PATH
-//	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+//	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
 // the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
@@ -40,7 +40,7 @@ func usagef(format string, args ...any) error {
 const usage = `usage:
   lindi ls [-r] FILE [PATH]        list a group's members (-r: the whole tree)
   lindi info FILE PATH             metadata and attributes of an object, as JSON
-  lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+  lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
                                    read a selection of a dataset (default: all of it)
   lindi bench [flags]              measure parallel remote reads against a simulated network
 `

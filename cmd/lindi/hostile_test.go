@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeDoc writes a LINDI document to a temporary file and returns its path.
+func writeDoc(t *testing.T, doc string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "x.lindi.json")
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// failsWith runs a command line that must exit 1 with one line on stderr
+// holding msg, and no runtime trace.
+func failsWith(t *testing.T, msg string, args ...string) {
+	t.Helper()
+	code, _, stderr := lindi(args...)
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, msg) {
+		t.Errorf("lindi %v: exit %d, stderr %q; want exit 1 and one line naming %q", args, code, stderr, msg)
+	}
+}
+
+// TestCatHugeShape is the regression test of issue 13 (3) for the command:
+// a 200-byte .zarray of shape [1e12] made "lindi cat" die with "fatal
+// error: runtime: out of memory". It fails with one line, and --max-bytes
+// sets the limit.
+func TestCatHugeShape(t *testing.T) {
+	huge := writeDoc(t, `{"refs": {".zgroup": {"zarr_format": 2}, "x/.zarray": {"zarr_format": 2,
+	"shape": [1000000000000], "chunks": [1000], "dtype": "<f8", "compressor": null, "fill_value": 0,
+	"filters": null, "order": "C"}}}`)
+	failsWith(t, "read limit", "cat", huge, "x")
+	lindiJSON := filepath.Join(fixtures, "fixture.lindi.json")
+	failsWith(t, "read limit", "cat", "--max-bytes", "10", lindiJSON, "misc/u4")
+	if code, _, stderr := lindi("cat", "--max-bytes", "1000000", lindiJSON, "misc/u4"); code != 0 {
+		t.Errorf("--max-bytes 1000000: exit %d: %s", code, stderr)
+	}
+	if code, _, _ := lindi("cat", "--max-bytes", "-1", lindiJSON, "misc/u4"); code != 2 {
+		t.Errorf("--max-bytes -1: exit %d, want a usage error", code)
+	}
+}
