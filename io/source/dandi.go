@@ -13,8 +13,9 @@ import (
 // DANDI resolves DANDI Archive API URLs (https://api.dandiarchive.org/api/…,
 // the sandbox and the former staging server) to the presigned S3 URLs they
 // redirect to. It sends "Authorization: token KEY" to the DANDI API hosts
-// listed in Keys and to no other host: redirects are followed one hop at a
-// time and the header is set per hop, only while the hop is a DANDI API URL.
+// listed in Keys, over https, and to no other host or scheme: redirects are
+// followed one hop at a time and the header is set per hop, only while the
+// hop is an https DANDI API URL.
 // Its zero value resolves nothing; it is safe for concurrent use.
 type DANDI struct {
 	// Keys maps the host (with port, if not the default) of each DANDI API
@@ -78,7 +79,9 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 	if err != nil {
 		return nil, fmt.Errorf("source: resolve %s: %w", raw, err)
 	}
-	if key := d.Keys[u.Host]; key != "" {
+	// The key travels over https only: never in clear, whether the URL
+	// asked for http or an https hop redirected to http.
+	if key := d.Keys[u.Host]; key != "" && u.Scheme == "https" {
 		req.Header.Set("Authorization", "token "+key)
 	}
 	resp, err := client.Do(req)
