@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,6 +131,41 @@ func FuzzResolve(f *testing.F) {
 		}
 		if s, ok := source.Scheme(got); ok {
 			t.Fatalf("resolve(%q) against %q = %q: a local path with scheme %q", ref, base, got, s)
+		}
+	})
+}
+
+// FuzzZMetadata parses consolidated metadata: an error, or a store whose
+// every metadata key reads back and whose listings are sorted node names.
+func FuzzZMetadata(f *testing.F) {
+	f.Add([]byte(`{"zarr_consolidated_format": 1, "metadata": {".zgroup": {"zarr_format": 2}, "a/.zarray": {"shape": [2]}, "a/b/c/.zattrs": {"x": NaN}}}`))
+	f.Add([]byte(`{"zarr_consolidated_format": 1, "metadata": {"../x/.zarray": {}, "a//b/.zgroup": {}, "/.zattrs": 1}}`))
+	f.Add([]byte(`{"zarr_consolidated_format": 2, "metadata": {}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := NewRemote("https://h.org/s.zarr/", b)
+		if err != nil {
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		if !r.Listable() {
+			t.Fatal("a consolidated store is not listable")
+		}
+		for key := range r.meta {
+			v, err := r.Get(ctx, key)
+			if err == nil && isMetadataKey(key) && !v.InMemory() {
+				t.Fatalf("metadata key %q is not in memory", key)
+			}
+			if err == nil && !v.InMemory() && !strings.HasPrefix(v.URL, "https://h.org/s.zarr/") {
+				t.Fatalf("key %q leaves the store: %q", key, v.URL)
+			}
+		}
+		for dir, names := range r.tree {
+			got, _ := r.List(ctx, dir)
+			if !slices.IsSorted(got) || len(got) != len(names) {
+				t.Fatalf("List(%q) = %q", dir, got)
+			}
 		}
 	})
 }
