@@ -155,7 +155,7 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	}
 	pool, err := o.pool(name)
 	if err != nil {
-		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 	}
 	f := &File{
 		name: name, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
@@ -164,12 +164,12 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	if o.concurrency > 0 {
 		if f.fetcher, err = fetch.New(fetch.WithConcurrency(o.concurrency)); err != nil {
 			pool.Close()
-			return nil, fmt.Errorf("h5: open %s: %w", name, err)
+			return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 		}
 	}
 	if err := f.open(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 	}
 	return f, nil
 }
@@ -239,8 +239,8 @@ func isURL(name string) bool {
 	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
-// Name is the path or URL the file was opened from.
-func (f *File) Name() string { return f.name }
+// Name is the path or URL the file was opened from, with any password redacted.
+func (f *File) Name() string { return source.Redact(f.name) }
 
 // Format names the format the file was opened from: "LINDI JSON", "Zarr v2"
 // or "HDF5".

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lindigo/lindi/io/source"
 )
 
 // LINDI is a store backed by a LINDI JSON reference file
@@ -34,6 +36,7 @@ func ParseLINDI(name string, data []byte) (*LINDI, error) {
 	if err != nil {
 		return nil, err
 	}
+	name = source.Redact(name)
 	doc, err := parseDoc(data)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w: %v", name, ErrFormat, err)
@@ -49,7 +52,8 @@ func ParseLINDI(name string, data []byte) (*LINDI, error) {
 	return s, nil
 }
 
-// Name returns the path or URL the document was read from.
+// Name returns the path or URL the document was read from, with any
+// password redacted.
 func (s *LINDI) Name() string { return s.name }
 
 // Get locates the value of key.

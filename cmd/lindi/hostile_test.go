@@ -1,10 +1,13 @@
 package main
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lindigo/lindi/io/netsim"
 )
 
 // writeDoc writes a LINDI document to a temporary file and returns its path.
@@ -43,5 +46,30 @@ func TestCatHugeShape(t *testing.T) {
 	}
 	if code, _, _ := lindi("cat", "--max-bytes", "-1", lindiJSON, "misc/u4"); code != 2 {
 		t.Errorf("--max-bytes -1: exit %d, want a usage error", code)
+	}
+}
+
+// TestPasswordNotPrinted is the regression test of issue 13 (6) for the
+// command: --stats and error lines printed http://user:pass@host/… whole.
+func TestPasswordNotPrinted(t *testing.T) {
+	doc := `{"refs": {".zgroup": {"zarr_format": 2}, "x/.zarray": {"zarr_format": 2, "shape": [4], "chunks": [4],
+	"dtype": "|u1", "compressor": null, "fill_value": 0, "filters": null, "order": "C"}, "x/0": ["./blob", 0, 4],
+	"y/.zarray": {"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "|u1", "compressor": null,
+	"fill_value": 0, "filters": null, "order": "C"}, "y/0": ["./nope", 0, 4]}}`
+	srv := httptest.NewServer(netsim.Blobs(map[string][]byte{"/d.lindi.json": []byte(doc), "/blob": {1, 2, 3, 4}}))
+	defer srv.Close()
+	base := strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1)
+	code, stdout, stderr := lindi("cat", "--stats", base+"/d.lindi.json", "x")
+	if code != 0 || !strings.Contains(stdout, "4") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "hunter2") || !strings.Contains(stderr, "user:xxxxx@") {
+		t.Errorf("--stats printed %q", stderr)
+	}
+	for _, args := range [][]string{{"cat", base + "/d.lindi.json", "y"}, {"ls", base + "/missing.lindi.json"}} {
+		code, _, stderr = lindi(args...)
+		if code != 1 || strings.Contains(stderr, "hunter2") {
+			t.Errorf("lindi %v: exit %d, stderr %q shows the password", args, code, stderr)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -64,16 +65,17 @@ func (d *DANDI) Resolve(ctx context.Context, raw string) (string, error) {
 		if !d.isAPI(cur) {
 			return cur.String(), nil
 		}
-		next, err := d.hop(ctx, client, cur, raw)
+		next, err := d.hop(ctx, client, cur, Redact(raw))
 		if err != nil || next == nil {
 			return cur.String(), err
 		}
 		cur = next
 	}
-	return "", fmt.Errorf("source: resolve %s: more than %d redirects", raw, maxDANDIHops)
+	return "", fmt.Errorf("source: resolve %s: more than %d redirects", Redact(raw), maxDANDIHops)
 }
 
 // hop requests u and returns where it redirects, or nil when it does not.
+// Errors name raw, the URL being resolved without its password.
 func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw string) (*url.URL, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -86,6 +88,10 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = u.Redacted()
+		}
 		return nil, fmt.Errorf("source: resolve %s: %w", raw, err)
 	}
 	defer resp.Body.Close()
@@ -98,7 +104,7 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 		}
 		next, err := u.Parse(loc)
 		if err != nil {
-			return nil, fmt.Errorf("source: resolve %s: bad Location: %w", raw, err)
+			return nil, fmt.Errorf("source: resolve %s: bad Location: %w", raw, urlCause(err))
 		}
 		return next, nil
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:

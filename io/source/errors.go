@@ -23,7 +23,7 @@ var (
 // HTTPError reports a request answered with a status that is not retried or
 // that was still failing when retries ran out.
 type HTTPError struct {
-	URL    string // the URL as given to the source (not the resolved one)
+	URL    string // the URL as given to the source, password redacted (never the resolved one)
 	Status int
 }
 

@@ -47,16 +47,16 @@ func openRaw(name string, c *config) (Source, error) {
 	case "file":
 		u, err := url.Parse(name)
 		if err != nil {
-			return nil, fmt.Errorf("source: %w", err)
+			return nil, fmt.Errorf("source: %s: %w", Redact(name), urlCause(err))
 		}
 		if u.Host != "" && u.Host != "localhost" {
-			return nil, fmt.Errorf("source: %s: file URL names a remote host", name)
+			return nil, fmt.Errorf("source: %s: file URL names a remote host", Redact(name))
 		}
 		if u.Opaque != "" || !strings.HasPrefix(u.Path, "/") {
 			return nil, fmt.Errorf("source: %s: file URL without an absolute path", name)
 		}
 		return OpenFile(filepath.FromSlash(u.Path))
 	default:
-		return nil, fmt.Errorf("source: %s: %w %q", name, ErrScheme, scheme)
+		return nil, fmt.Errorf("source: %s: %w %q", Redact(name), ErrScheme, scheme)
 	}
 }

@@ -18,3 +18,12 @@ func Redact(name string) string {
 	}
 	return u.Redacted()
 }
+
+// urlCause is the cause of a url.Parse error without the URL it quotes,
+// which may hold a password.
+func urlCause(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}
