@@ -202,7 +202,7 @@ func writeText(w io.Writer, a *h5.Array) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "# shape %s, dtype %s\n", zarrmeta.Tuple(a.Shape), a.DType)
+	fmt.Fprintf(w, "# shape %s, dtype %s\n", zarrmeta.Tuple(a.Shape), printable(a.DType.String()))
 	cols, block := 1, 0
 	if len(a.Shape) >= 1 {
 		cols = max(a.Shape[len(a.Shape)-1], 1)

@@ -73,3 +73,36 @@ func TestPasswordNotPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesEscaped is the regression test of issue 13 (4): names printed
+// raw by ls and info let a document retitle and clear the terminal.
+func TestNamesEscaped(t *testing.T) {
+	evil := `ev\u001b]0;PWNED\u0007il\u001b[2J\u202e\u009b`
+	doc := writeDoc(t, `{"refs": {".zgroup": {"zarr_format": 2}, "`+evil+`/.zgroup": {"zarr_format": 2},
+	"`+evil+`/.zattrs": {"`+evil+`": "`+evil+`", "x\\\\x1b": 1},
+	"`+evil+`/d/.zarray": {"zarr_format": 2, "shape": [1], "chunks": [1], "dtype": [["`+evil+`", "<i4"]],
+	  "compressor": null, "fill_value": null, "filters": null, "order": "C"},
+	"l/.zattrs": {"_SOFT_LINK": {"path": "/`+evil+`"}}}}`)
+	for _, args := range [][]string{
+		{"ls", "-r", doc},
+		{"ls", doc, "/l"},
+		{"info", doc, "/"},
+		{"info", doc, "/ev\x1b]0;PWNED\x07il\x1b[2J\u202e\u009b"},
+		{"info", doc, "/ev\x1b]0;PWNED\x07il\x1b[2J\u202e\u009b/d"},
+		{"cat", doc, "/ev\x1b]0;PWNED\x07il\x1b[2J\u202e\u009b/d"},
+		{"info", doc, "/nope\x1b[2J"},
+	} {
+		code, stdout, stderr := lindi(args...)
+		for _, out := range []string{stdout, stderr} {
+			for _, r := range out {
+				if r == 0x1b || r == 0x07 || r == 0x202e || r == 0x9b {
+					t.Errorf("lindi %q (exit %d) printed %U:\n%s", args, code, r, out)
+					break
+				}
+			}
+		}
+		if code == 0 && !strings.Contains(stdout, `\x1b`) {
+			t.Errorf("lindi %q: the name is not shown escaped:\n%s", args, stdout)
+		}
+	}
+}

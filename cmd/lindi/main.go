@@ -50,7 +50,7 @@ const usage = `usage:
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "lindi: internal error: %v\n", r)
+			fmt.Fprintf(stderr, "lindi: internal error: %s\n", printable(fmt.Sprint(r)))
 			code = 1
 		}
 	}()
@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "lindi: %v\n%s", err, usage)
 		return 2
 	}
-	fmt.Fprintf(stderr, "lindi: %v\n", err)
+	fmt.Fprintf(stderr, "lindi: %s\n", printable(err.Error()))
 	return 1
 }
 
