@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // writeDoc writes a LINDI document to a temporary file and returns its path.
@@ -104,5 +109,52 @@ func TestNamesEscaped(t *testing.T) {
 		if code == 0 && !strings.Contains(stdout, `\x1b`) {
 			t.Errorf("lindi %q: the name is not shown escaped:\n%s", args, stdout)
 		}
+	}
+}
+
+// heapWatcher is an io.Writer that discards what it is given and samples the
+// heap every so many writes.
+type heapWatcher struct {
+	writes int
+	peak   uint64
+}
+
+func (h *heapWatcher) Write(p []byte) (int, error) {
+	if h.writes++; h.writes%256 == 1 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		h.peak = max(h.peak, ms.HeapAlloc)
+	}
+	return len(p), nil
+}
+
+// TestTextOutputStreams is the regression test of issue 13 (5): text, CSV
+// and JSON output built a []any of every element first (a 1 GiB u1
+// dataset asked for 17 GB). Writing 2 Mi elements must hold the array plus
+// a block, not 16 bytes more per element.
+func TestTextOutputStreams(t *testing.T) {
+	const n = 2 << 20
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	a := &h5.Array{DType: zarrmeta.DType{Kind: zarrmeta.KindUint, Size: 1}, Shape: []int{n / 1024, 1024}, Data: data}
+	for name, write := range map[string]func(io.Writer, *h5.Array) error{"text": writeText, "csv": writeCSV, "json": writeJSON} {
+		t.Run(name, func(t *testing.T) {
+			runtime.GC()
+			var base runtime.MemStats
+			runtime.ReadMemStats(&base)
+			w := &heapWatcher{}
+			bw := bufio.NewWriterSize(w, 1<<12)
+			if err := write(bw, a); err != nil {
+				t.Fatal(err)
+			}
+			bw.Flush()
+			grew := int64(w.peak) - int64(base.HeapAlloc)
+			t.Logf("heap grew by %.1f MB writing %d elements", float64(grew)/1e6, n)
+			if grew > 12<<20 {
+				t.Errorf("heap grew by %d MB writing %d one-byte elements, want a few", grew>>20, n)
+			}
+		})
 	}
 }
