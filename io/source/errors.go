@@ -18,6 +18,8 @@ var (
 	// a wrong Content-Range, a body of the wrong length, a 200 to a range
 	// request for a file too large to take whole.
 	ErrProtocol = errors.New("source: bad range response")
+	// ErrBlocked reports a request that the source's Policy does not allow.
+	ErrBlocked = errors.New("source: blocked by policy")
 )
 
 // HTTPError reports a request answered with a status that is not retried or

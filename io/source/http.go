@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -164,11 +165,34 @@ func classify(err error, ctx context.Context) answer {
 	if errors.As(err, &he) {
 		return answer{err: err, status: he.Status, retry: retryableStatus(he.Status)}
 	}
-	// Network failures (connection refused or reset, DNS, timeouts) are
-	// worth another try; any other error of a resolver is not.
-	var ue *url.Error
+	return answer{err: err, retry: retryableTransport(err)}
+}
+
+// retryableTransport reports whether a failed round trip is worth another
+// try: the network failed (refused, reset, cut, timed out, DNS for now),
+// not the exchange itself (a redirect loop, headers over the limit, a bad
+// certificate, a malformed answer, an address the policy blocks), which
+// fails the same way every time.
+func retryableTransport(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
 	var ne net.Error
-	return answer{err: err, retry: errors.As(err, &ue) || errors.As(err, &ne)}
+	switch {
+	case errors.Is(err, ErrBlocked):
+		return false
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE):
+		return true
+	case errors.As(err, &dns):
+		return dns.IsTimeout || dns.IsTemporary
+	case errors.As(err, &op):
+		return true
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // url.Error is a net.Error whatever it wraps
+	}
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 func retryableStatus(code int) bool {
@@ -215,7 +239,7 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 		if errors.As(err, &ue) {
 			ue.URL = h.name // the resolved URL may carry a signature: keep it out of errors
 		}
-		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, err), retry: true}
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, err), retry: retryableTransport(err)}
 	}
 	defer resp.Body.Close()
 	progress()
@@ -276,6 +300,10 @@ func (h *HTTP) partial(resp *http.Response, p []byte, off int64, progress func()
 // It is taken when the request asked for the whole object anyway, or when
 // the object is small enough to keep (later reads are then served from it).
 func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (int, answer) {
+	if ct := resp.Header.Get("Content-Type"); isHTML(ct) {
+		// A login page, an error page, a directory listing: not the object.
+		return 0, answer{err: fmt.Errorf("source: %s: %w: HTTP %d with Content-Type %q to a range request is a web page, not data", h.name, ErrProtocol, resp.StatusCode, ct)}
+	}
 	size := resp.ContentLength
 	if size >= 0 {
 		h.size.Store(size)
@@ -302,6 +330,13 @@ func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (
 	h.whole.Store(&body)
 	n, err = readWhole(body, p, off)
 	return n, answer{err: err, eof: err != nil}
+}
+
+// isHTML reports whether a Content-Type is a web page's.
+func isHTML(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	return mt == "text/html" || mt == "application/xhtml+xml"
 }
 
 // readBody fills p from r, calling progress after each read that made some,

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -357,8 +359,11 @@ func TestHTTPResolverErrors(t *testing.T) {
 	}{
 		{"plain error fails at once", func(context.Context, string) (string, error) { return "", errNope }, 1},
 		{"network error retried", func(context.Context, string) (string, error) {
-			return "", &url.Error{Op: "Get", URL: "x", Err: errNope}
+			return "", &url.Error{Op: "Get", URL: "x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
 		}, 3},
+		{"failed exchange fails at once", func(context.Context, string) (string, error) {
+			return "", &url.Error{Op: "Get", URL: "x", Err: errNope} // a redirect loop, say
+		}, 1},
 		{"404 fails at once", func(_ context.Context, u string) (string, error) { return "", &HTTPError{URL: u, Status: 404} }, 1},
 		{"503 retried", func(_ context.Context, u string) (string, error) { return "", &HTTPError{URL: u, Status: 503} }, 3},
 	}
