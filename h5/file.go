@@ -39,6 +39,8 @@ type options struct {
 	cacheBytes  int64 // -1: the default
 	metaBytes   int64
 	maxRead     int64
+	maxMeta     int64
+	outside     bool
 	progress    func(done, total int)
 	codecs      *codecs.Registry
 	sourceOpts  []source.Option
@@ -67,6 +69,33 @@ func WithMetadataCacheBytes(n int64) Option {
 			return fmt.Errorf("h5: WithMetadataCacheBytes(%d): must be positive", n)
 		}
 		o.metaBytes = n
+		return nil
+	}
+}
+
+// DefaultMaxMetadataBytes is the default of WithMaxMetadataBytes.
+const DefaultMaxMetadataBytes = driver.DefaultMaxMetadataBytes
+
+// WithMaxMetadataBytes bounds the size of one metadata document the file
+// reads (a LINDI JSON file, a Zarr .zarray, .zattrs or .zmetadata) at n
+// bytes (default DefaultMaxMetadataBytes); a larger one fails with
+// ErrFormat before it is read. n must be positive.
+func WithMaxMetadataBytes(n int64) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("h5: WithMaxMetadataBytes(%d): must be positive", n)
+		}
+		o.maxMeta = n
+		return nil
+	}
+}
+
+// WithOutsideSymlinks lets a Zarr directory store follow symbolic links that
+// lead out of its directory, which are refused by default (a store received
+// from someone else could otherwise link a chunk to any file of the reader's).
+func WithOutsideSymlinks() Option {
+	return func(o *options) error {
+		o.outside = true
 		return nil
 	}
 }
@@ -159,7 +188,10 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	}
 	f := &File{
 		name: name, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
-		env: &driver.Env{Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes},
+		env: &driver.Env{
+			Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes,
+			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside,
+		},
 	}
 	if o.concurrency > 0 {
 		if f.fetcher, err = fetch.New(fetch.WithConcurrency(o.concurrency)); err != nil {

@@ -147,3 +147,28 @@ func BenchmarkManyEmptyChunks(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak)/1e6, "peak-MB")
 }
+
+// TestMaxMetadataBytes: the cap on one metadata document was 1 GiB, fixed;
+// a 200 MB document cost 815 MB to list. It is lower by default and set by
+// WithMaxMetadataBytes.
+func TestMaxMetadataBytes(t *testing.T) {
+	if h5.DefaultMaxMetadataBytes >= 1<<30 {
+		t.Errorf("DefaultMaxMetadataBytes = %d, want less than 1 GiB", h5.DefaultMaxMetadataBytes)
+	}
+	name := writeLINDI(t, lindiArray("[4]", "[2]", "<i4"))
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h5.Open(ctx, name, h5.WithMaxMetadataBytes(st.Size()-1)); !errors.Is(err, h5.ErrFormat) || !strings.Contains(err.Error(), "metadata limit") {
+		t.Errorf("a document over the limit: got %v, want ErrFormat naming the limit", err)
+	}
+	f, err := h5.Open(ctx, name, h5.WithMaxMetadataBytes(st.Size()))
+	if err != nil {
+		t.Fatalf("a document at the limit: %v", err)
+	}
+	f.Close()
+	if _, err := h5.Open(ctx, name, h5.WithMaxMetadataBytes(0)); err == nil {
+		t.Error("WithMaxMetadataBytes(0) was accepted")
+	}
+}
