@@ -67,6 +67,21 @@ func TestWithMaxReadBytes(t *testing.T) {
 		}
 		f.Close()
 	}
+	f, err := h5.Open(ctx, name, h5.WithMaxReadBytes(400))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h5.Read[int32](ctx, d, nil); err != nil {
+		t.Errorf("Read[int32] of 400 bytes under a 400-byte limit: %v", err)
+	}
+	if _, err := h5.Read[float64](ctx, d, nil); !errors.Is(err, h5.ErrTooLarge) {
+		t.Errorf("Read[float64] converting to 800 bytes under a 400-byte limit: got %v, want ErrTooLarge", err)
+	}
 	if _, err := h5.Open(ctx, name, h5.WithMaxReadBytes(0)); err == nil {
 		t.Error("WithMaxReadBytes(0) was accepted")
 	}
