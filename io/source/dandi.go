@@ -106,6 +106,14 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 		if err != nil {
 			return nil, fmt.Errorf("source: resolve %s: bad Location: %w", raw, urlCause(err))
 		}
+		// What is followed must be requestable: an http(s) URL with a host
+		// that reads back as itself.
+		if next.Scheme != "http" && next.Scheme != "https" || next.Host == "" {
+			return nil, fmt.Errorf("source: resolve %s: %w: redirect to %q, not an http(s) URL", raw, ErrProtocol, next.Redacted())
+		}
+		if _, err := url.Parse(next.String()); err != nil {
+			return nil, fmt.Errorf("source: resolve %s: %w: bad Location: %v", raw, ErrProtocol, urlCause(err))
+		}
 		return next, nil
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return nil, nil
