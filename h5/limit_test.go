@@ -145,8 +145,8 @@ func readEmptyChunks(t testing.TB, n int) uint64 {
 // result). Two million empty chunks (a 16 MB result) must read in well
 // under 512 MB.
 func TestManyEmptyChunksMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads two million chunks")
+	if testing.Short() || raceEnabled {
+		t.Skip("reads two million chunks: not in -short or -race runs")
 	}
 	peak := readEmptyChunks(t, 2_000_000)
 	t.Logf("peak heap %.1f MB reading 2e6 empty chunks (16 MB result)", float64(peak)/1e6)
