@@ -14,7 +14,8 @@ import (
 	"github.com/lindigo/lindi/selection"
 )
 
-// A read runs in stages: plan the chunks the selection touches, locate them,
+// A read runs in stages, on batches of chunks so that its memory is the
+// output plus a constant: plan the chunks the selection touches, locate them,
 // classify them by where their bytes are, then fetch and decode at once: two
 // producers (chunks needing no I/O, chunks as the fetcher delivers them) feed
 // a bounded pool of decoders, and each decoder scatters into the output
