@@ -3,6 +3,7 @@ package h5
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -14,7 +15,7 @@ import (
 // ErrTooLarge is wrapped by errors for reads whose result would exceed the
 // file's read limit (see WithMaxReadBytes). Nothing is allocated before the
 // check.
-var ErrTooLarge = fmt.Errorf("h5: result too large")
+var ErrTooLarge = errors.New("h5: result too large")
 
 // WithMaxReadBytes bounds the memory the result of one read may take at n
 // bytes (an element of an object array counts 16). A larger read fails with
