@@ -11,6 +11,8 @@
 // AsExact[T] do not. Open reads the object tree, so navigation does no I/O
 // except in a store that cannot be listed, and reads fetch and decode the
 // chunks they touch concurrently. Each container format is a driver under
-// internal/driver. A File is safe for concurrent use; errors wrap the
-// sentinels below or those of the layers underneath.
+// internal/driver. A read whose result would exceed the read limit
+// (WithMaxReadBytes) fails with ErrTooLarge before allocating. A File is safe
+// for concurrent use; errors wrap the sentinels below or those of the layers
+// underneath.
 package h5

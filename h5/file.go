@@ -23,6 +23,7 @@ type File struct {
 	env      *driver.Env
 	fetcher  *fetch.Fetcher
 	workers  int
+	maxRead  int64
 	progress func(done, total int)
 	// finder, when set, looks up members that groups do not list (a store
 	// that cannot be listed).
@@ -37,6 +38,9 @@ type options struct {
 	concurrency int
 	cacheBytes  int64 // -1: the default
 	metaBytes   int64
+	maxRead     int64
+	maxMeta     int64
+	outside     bool
 	progress    func(done, total int)
 	codecs      *codecs.Registry
 	sourceOpts  []source.Option
@@ -65,6 +69,33 @@ func WithMetadataCacheBytes(n int64) Option {
 			return fmt.Errorf("h5: WithMetadataCacheBytes(%d): must be positive", n)
 		}
 		o.metaBytes = n
+		return nil
+	}
+}
+
+// DefaultMaxMetadataBytes is the default of WithMaxMetadataBytes.
+const DefaultMaxMetadataBytes = driver.DefaultMaxMetadataBytes
+
+// WithMaxMetadataBytes bounds the size of one metadata document the file
+// reads (a LINDI JSON file, a Zarr .zarray, .zattrs or .zmetadata) at n
+// bytes (default DefaultMaxMetadataBytes); a larger one fails with
+// ErrFormat before it is read. n must be positive.
+func WithMaxMetadataBytes(n int64) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("h5: WithMaxMetadataBytes(%d): must be positive", n)
+		}
+		o.maxMeta = n
+		return nil
+	}
+}
+
+// WithOutsideSymlinks lets a Zarr directory store follow symbolic links that
+// lead out of its directory, which are refused by default (a store received
+// from someone else could otherwise link a chunk to any file of the reader's).
+func WithOutsideSymlinks() Option {
+	return func(o *options) error {
+		o.outside = true
 		return nil
 	}
 }
@@ -146,7 +177,7 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // LINDI tar (.lindi.tar) or directory (.lindi.d), a Zarr v2 store or an HDF5
 // file, and reads its object tree. The format is told by content, not by name.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
-	o := options{cacheBytes: -1, codecs: codecs.Builtin()}
+	o := options{cacheBytes: -1, codecs: codecs.Builtin(), maxRead: DefaultMaxReadBytes()}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
@@ -154,21 +185,24 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	}
 	pool, err := o.pool(name)
 	if err != nil {
-		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 	}
 	f := &File{
-		name: name, workers: o.workers, progress: o.progress,
-		env: &driver.Env{Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes},
+		name: name, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
+		env: &driver.Env{
+			Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes,
+			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside,
+		},
 	}
 	if o.concurrency > 0 {
 		if f.fetcher, err = fetch.New(fetch.WithConcurrency(o.concurrency)); err != nil {
 			pool.Close()
-			return nil, fmt.Errorf("h5: open %s: %w", name, err)
+			return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 		}
 	}
 	if err := f.open(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("h5: open %s: %w", name, err)
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 	}
 	return f, nil
 }
@@ -238,8 +272,8 @@ func isURL(name string) bool {
 	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
-// Name is the path or URL the file was opened from.
-func (f *File) Name() string { return f.name }
+// Name is the path or URL the file was opened from, with any password redacted.
+func (f *File) Name() string { return source.Redact(f.name) }
 
 // Format names the format the file was opened from: "LINDI JSON", "LINDI
 // tar", "LINDI directory", "Zarr v2" or "HDF5".

@@ -410,3 +410,45 @@ func TestUnknownCodec(t *testing.T) {
 		t.Errorf("good = %v, %v; want [1 2 7] (the missing chunk is fill)", a, err)
 	}
 }
+
+// TestZarrDirSymlinks: a Zarr directory whose chunk links out of it is
+// refused unless WithOutsideSymlinks is given.
+func TestZarrDirSymlinks(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "s.zarr")
+	if err := os.MkdirAll(filepath.Join(root, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"s.zarr/.zgroup": `{"zarr_format": 2}`, "secret": "\x01\x02\x03\x04",
+		"s.zarr/x/.zarray": `{"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "|u1", "compressor": null, "fill_value": 0, "filters": null, "order": "C"}`,
+	} {
+		if err := os.WriteFile(filepath.Join(base, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../../secret", filepath.Join(root, "x", "0")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	for _, tc := range []struct {
+		opts []h5.Option
+		ok   bool
+	}{{nil, false}, {[]h5.Option{h5.WithOutsideSymlinks()}, true}} {
+		f, err := h5.Open(ctx, root, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := f.Dataset(ctx, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := d.Read(ctx, nil)
+		if tc.ok && (err != nil || string(a.Data) != "\x01\x02\x03\x04") {
+			t.Errorf("WithOutsideSymlinks: %v", err)
+		}
+		if !tc.ok && (err == nil || !strings.Contains(err.Error(), "out of the store")) {
+			t.Errorf("a chunk linked out of the store: got %v, want a refusal", err)
+		}
+		f.Close()
+	}
+}

@@ -3,7 +3,6 @@ package h5
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
@@ -62,6 +61,9 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 	out := &Array{DType: d.d.DType.Native(), Shape: r.Shape()}
 	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress}
 	if st.Array.Objects {
+		if err := d.f.checkSize(r.Len(), objectSize); err != nil {
+			return nil, err
+		}
 		out.Objects = make([]any, r.Len())
 		if err := engine.ReadObjects(ctx, st.Array, stored, out.Objects, opt); err != nil {
 			return nil, err
@@ -79,14 +81,21 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 	return out, d.d.DType.SwapToNative(out.Data)
 }
 
+// objectSize is what one element of an object array costs in the result.
+const objectSize = 16
+
 // readBytes reads the fixed-size stored elements of a selection.
 func (d *Dataset) readBytes(ctx context.Context, st *driver.Stored, r *selection.Resolved, opt engine.Options) ([]byte, error) {
 	is := st.Array.ItemSize
 	if st.Items == nil && is != d.d.DType.Size {
 		return nil, fmt.Errorf("%w: stored elements have %d bytes, dtype %s has %d", ErrFormat, is, d.d.DType, d.d.DType.Size)
 	}
-	if is > 0 && r.Len() > math.MaxInt/is {
-		return nil, fmt.Errorf("selection of %d elements is too large", r.Len())
+	size := max(is, d.d.DType.Size)
+	if st.Items != nil {
+		size = max(is, objectSize)
+	}
+	if err := d.f.checkSize(r.Len(), size); err != nil {
+		return nil, err
 	}
 	raw := make([]byte, r.Len()*is)
 	return raw, engine.Read(ctx, st.Array, r, raw, opt)

@@ -28,6 +28,10 @@ func Read[T Element](ctx context.Context, d *Dataset, sel selection.Selection) (
 	if err != nil {
 		return nil, err
 	}
+	// Converting allocates anew: the converted elements face the read limit too.
+	if err := d.f.checkSize(a.Len(), int(reflect.TypeFor[T]().Size())); err != nil {
+		return nil, fmt.Errorf("h5: read %s as %s: %w", d.path, reflect.TypeFor[T](), err)
+	}
 	t, err := As[T](a)
 	if err != nil {
 		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)

@@ -9,6 +9,10 @@
 // through package io/source. Stores do no chunk I/O themselves, so a read can plan
 // and fetch all of its chunks concurrently.
 //
+// A document read over HTTP resolves every ref to an http(s) URL: it cannot
+// name local files. A Dir refuses keys whose symbolic links lead out of it.
+//
 // Stores are safe for concurrent use once opened. Errors wrap ErrNotFound for
-// absent keys and ErrFormat for malformed reference files.
+// absent keys, ErrFormat for malformed reference files and refs, and
+// ErrOutside for Dir keys leading out of the store.
 package store

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lindigo/lindi/io/source"
 )
 
 // LINDI is a store backed by a LINDI JSON reference file
@@ -63,6 +65,7 @@ func parseLINDI(name string, data []byte, m Members) (*LINDI, error) {
 	if err != nil {
 		return nil, err
 	}
+	name = source.Redact(name)
 	doc, err := parseDoc(data)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w: %v", name, ErrFormat, err)
@@ -78,7 +81,8 @@ func parseLINDI(name string, data []byte, m Members) (*LINDI, error) {
 	return s, nil
 }
 
-// Name returns the path or URL the document was read from.
+// Name returns the path or URL the document was read from, with any
+// password redacted.
 func (s *LINDI) Name() string { return s.name }
 
 // Get locates the value of key.

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/lindigo/lindi/io/source"
 )
 
 // location is where a reference file lives, for resolving relative refs.
@@ -15,15 +17,15 @@ type location struct {
 
 // IsURL reports whether name is an http or https URL rather than a local path.
 func IsURL(name string) bool {
-	lower := strings.ToLower(name)
-	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
+	s, ok := source.Scheme(name)
+	return ok && (s == "http" || s == "https")
 }
 
 func parseLocation(name string) (location, error) {
 	if IsURL(name) {
-		u, err := url.Parse(name)
+		u, err := httpURL(name)
 		if err != nil {
-			return location{}, fmt.Errorf("store: bad URL %q: %v", name, err)
+			return location{}, fmt.Errorf("store: %w", err)
 		}
 		return location{remote: u}, nil
 	}
@@ -34,32 +36,77 @@ func parseLocation(name string) (location, error) {
 	return location{dir: filepath.Dir(abs)}, nil
 }
 
-// resolve turns a ref's url into an absolute http(s) URL or local path. A
-// document read over HTTP may refer only to http(s) URLs: a relative ref stays on
-// its server, and file URLs are refused so that a remote document cannot make the
-// reader open local files.
+// resolve turns a ref's url into an absolute http(s) URL or local path.
+//
+// A document read over HTTP resolves every ref to an http(s) URL or fails: a
+// relative ref stays on its server, and a ref with any other scheme
+// ("file:/etc/passwd", "C:/x") is refused, so that a remote document cannot
+// make the reader open local files. A local document may also name file:
+// URLs; any other scheme is refused rather than taken for a relative path.
 func (l location) resolve(ref string) (string, error) {
-	if IsURL(ref) {
-		if _, err := url.Parse(ref); err != nil {
-			return "", fmt.Errorf("%w: bad URL %q: %v", ErrFormat, ref, err)
+	scheme, hasScheme := source.Scheme(ref)
+	switch {
+	case scheme == "http" || scheme == "https":
+		if _, err := httpURL(ref); err != nil {
+			return "", fmt.Errorf("%w: %v", ErrFormat, err)
 		}
 		return ref, nil
-	}
-	if scheme, _, ok := strings.Cut(ref, "://"); ok {
-		if strings.EqualFold(scheme, "file") && l.remote == nil {
-			return filepath.FromSlash(strings.TrimPrefix(ref[len(scheme)+3:], "localhost")), nil
-		}
-		return "", fmt.Errorf("%w: unsupported URL scheme %q in %q", ErrFormat, scheme, ref)
-	}
-	if l.remote != nil {
-		rel, err := url.Parse(ref)
-		if err != nil {
-			return "", fmt.Errorf("%w: bad relative URL %q: %v", ErrFormat, ref, err)
-		}
-		return l.remote.ResolveReference(rel).String(), nil
-	}
-	if filepath.IsAbs(ref) {
+	case l.remote != nil && hasScheme:
+		return "", fmt.Errorf("%w: %q: a document read over HTTP may name only http(s) URLs, not scheme %q", ErrFormat, source.Redact(ref), scheme)
+	case l.remote != nil:
+		return l.resolveRemote(ref)
+	case scheme == "file":
+		return filePath(ref)
+	case hasScheme:
+		return "", fmt.Errorf("%w: unsupported URL scheme %q in %q", ErrFormat, scheme, source.Redact(ref))
+	case filepath.IsAbs(ref):
 		return filepath.Clean(ref), nil
 	}
 	return filepath.Join(l.dir, ref), nil
+}
+
+// resolveRemote resolves a ref with no scheme against the document's URL.
+func (l location) resolveRemote(ref string) (string, error) {
+	rel, err := url.Parse(ref)
+	if err != nil {
+		return "", fmt.Errorf("%w: bad relative URL %q: %v", ErrFormat, source.Redact(ref), urlCause(err))
+	}
+	abs := l.remote.ResolveReference(rel)
+	if abs.Scheme != "http" && abs.Scheme != "https" || abs.Host == "" {
+		return "", fmt.Errorf("%w: %q does not resolve to an http(s) URL", ErrFormat, source.Redact(ref))
+	}
+	return abs.String(), nil
+}
+
+// httpURL parses an http(s) URL, which must name a host.
+func httpURL(name string) (*url.URL, error) {
+	u, err := url.Parse(name)
+	if err != nil {
+		return nil, fmt.Errorf("bad URL %q: %v", source.Redact(name), urlCause(err))
+	}
+	if u.Host == "" || u.Opaque != "" {
+		return nil, fmt.Errorf("URL %q names no host", source.Redact(name))
+	}
+	return u, nil
+}
+
+// filePath turns a file: URL (file:/p, file:///p, file://localhost/p) into a local path.
+func filePath(ref string) (string, error) {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return "", fmt.Errorf("%w: bad URL %q: %v", ErrFormat, source.Redact(ref), urlCause(err))
+	}
+	if u.Host != "" && !strings.EqualFold(u.Host, "localhost") || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") {
+		return "", fmt.Errorf("%w: %q is not a file URL of a local absolute path", ErrFormat, ref)
+	}
+	return filepath.FromSlash(u.Path), nil
+}
+
+// urlCause is the cause of a url.Parse error without the URL it quotes,
+// which may hold a password.
+func urlCause(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/lindigo/lindi/io/source"
 )
 
 // Remote is a Zarr v2 store served over HTTP: key "a/.zarray" is the URL
@@ -14,6 +16,7 @@ import (
 // nothing (plain HTTP has no directory listing).
 type Remote struct {
 	base string
+	name string                     // base without its password, for errors
 	meta map[string]json.RawMessage // from .zmetadata; nil when not consolidated
 	tree map[string][]string
 }
@@ -23,6 +26,7 @@ type Remote struct {
 // none.
 func NewRemote(base string, consolidated []byte) (*Remote, error) {
 	r := &Remote{base: strings.TrimRight(base, "/")}
+	r.name = source.Redact(r.base)
 	if consolidated == nil {
 		return r, nil
 	}
@@ -31,17 +35,17 @@ func NewRemote(base string, consolidated []byte) (*Remote, error) {
 		Format   int                        `json:"zarr_consolidated_format"`
 	}
 	if err := json.Unmarshal(sanitizeJSON(consolidated), &doc); err != nil {
-		return nil, fmt.Errorf("store: %s/.zmetadata: %w: %v", r.base, ErrFormat, err)
+		return nil, fmt.Errorf("store: %s/.zmetadata: %w: %v", r.name, ErrFormat, err)
 	}
 	if doc.Format != 1 || doc.Metadata == nil {
-		return nil, fmt.Errorf("store: %s/.zmetadata: %w: zarr_consolidated_format %d with no metadata", r.base, ErrFormat, doc.Format)
+		return nil, fmt.Errorf("store: %s/.zmetadata: %w: zarr_consolidated_format %d with no metadata", r.name, ErrFormat, doc.Format)
 	}
 	r.meta, r.tree = doc.Metadata, childNodes(doc.Metadata)
 	return r, nil
 }
 
-// Name returns the store's base URL.
-func (r *Remote) Name() string { return r.base }
+// Name returns the store's base URL, with any password redacted.
+func (r *Remote) Name() string { return r.name }
 
 // Listable reports whether the store has consolidated metadata, so that List
 // knows the hierarchy.
@@ -50,12 +54,12 @@ func (r *Remote) Listable() bool { return r.meta != nil }
 // Get locates key: in memory for consolidated metadata, else its URL.
 func (r *Remote) Get(_ context.Context, key string) (Value, error) {
 	if err := checkKey(key); err != nil {
-		return Value{}, fmt.Errorf("store: %s: %w", r.base, err)
+		return Value{}, fmt.Errorf("store: %s: %w", r.name, err)
 	}
 	if r.meta != nil && isMetadataKey(key) {
 		v, ok := r.meta[key]
 		if !ok {
-			return Value{}, fmt.Errorf("store: %s: %q: %w", r.base, key, ErrNotFound)
+			return Value{}, fmt.Errorf("store: %s: %q: %w", r.name, key, ErrNotFound)
 		}
 		return Value{Data: v}, nil
 	}

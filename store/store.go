@@ -10,6 +10,9 @@ var (
 	ErrNotFound = errors.New("store: key not found")
 	// ErrFormat is wrapped by errors for malformed reference files and refs.
 	ErrFormat = errors.New("store: malformed reference")
+	// ErrOutside is wrapped by errors for keys of a Dir whose path leads, by
+	// symbolic links, out of the store's directory.
+	ErrOutside = errors.New("store: symbolic link leads out of the store")
 )
 
 // Value says where the bytes of one key live: either Data, in memory, or the

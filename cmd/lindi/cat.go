@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -22,6 +23,7 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	format := fs.String("f", "", "output format: npy, csv, json or text (default: from -o's extension, else text)")
 	stats := fs.Bool("stats", false, "print I/O statistics to stderr")
 	concurrency := fs.Int("concurrency", 0, "most byte-range requests in flight (default: the library's)")
+	maxBytes := fs.Int64("max-bytes", 0, "largest result to read, in bytes (default: half of the memory available)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -45,6 +47,12 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usagef("--concurrency must be positive")
 		}
 		opts = append(opts, h5.WithConcurrency(*concurrency))
+	}
+	if *maxBytes != 0 {
+		if *maxBytes < 0 {
+			return usagef("--max-bytes must be positive")
+		}
+		opts = append(opts, h5.WithMaxReadBytes(*maxBytes))
 	}
 	bar := newProgress(stderr, pos[1])
 	if bar != nil {
@@ -130,16 +138,47 @@ func printStats(w io.Writer, f *h5.File) {
 	}
 }
 
-// writeJSON writes the array as nested JSON lists (a bare value for a scalar).
+// writeJSON writes the array as nested JSON lists (a bare value for a
+// scalar), streaming: brackets open and close as the C-order index rolls
+// over the axes.
 func writeJSON(w io.Writer, a *h5.Array) error {
-	els, err := elements(a)
+	if a.Len() == 0 {
+		nested, _ := nest(nil, a.Shape)
+		return json.NewEncoder(w).Encode(nested)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	spans := make([]int, len(a.Shape)) // spans[d]: elements per index of axis d-1
+	span := 1
+	for d := len(a.Shape) - 1; d >= 0; d-- {
+		span *= a.Shape[d]
+		spans[d] = span
+	}
+	err := eachElement(a, func(i int, v any) error {
+		buf.Reset()
+		rolled := 0 // axes whose index starts over at element i
+		for _, s := range spans {
+			if i%s == 0 {
+				rolled++
+			}
+		}
+		if i > 0 {
+			buf.WriteString(strings.Repeat("]", rolled) + ",")
+		}
+		buf.WriteString(strings.Repeat("[", rolled))
+		if err := enc.Encode(jsonValue(v)); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		_, err := w.Write(jsonEscape(buf.Bytes()))
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	nested, _ := nest(els, a.Shape)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(jsonValue(nested))
+	_, err = io.WriteString(w, strings.Repeat("]", len(a.Shape))+"\n")
+	return err
 }
 
 // nest folds C-order elements into nested lists of the given shape.
@@ -157,15 +196,11 @@ func nest(els []any, shape []int) (any, []any) {
 // writeCSV writes one row per index of the leading axes and one column per
 // index of the last axis (a 0-d or 1-d array is one column).
 func writeCSV(w io.Writer, a *h5.Array) error {
-	els, err := elements(a)
-	if err != nil {
-		return err
-	}
 	cols := 1
 	if len(a.Shape) >= 2 {
 		cols = a.Shape[len(a.Shape)-1]
 	}
-	for i, v := range els {
+	return eachElement(a, func(i int, v any) error {
 		s := formatValue(v)
 		if str, ok := v.(string); ok {
 			s = csvQuote(str)
@@ -174,11 +209,9 @@ func writeCSV(w io.Writer, a *h5.Array) error {
 		if (i+1)%cols == 0 {
 			sep = "\n"
 		}
-		if _, err := io.WriteString(w, s+sep); err != nil {
-			return err
-		}
-	}
-	return nil
+		_, err := io.WriteString(w, s+sep)
+		return err
+	})
 }
 
 func csvQuote(s string) string {
@@ -191,11 +224,7 @@ func csvQuote(s string) string {
 // writeText renders the array for people: its shape and dtype, then one line
 // per row of the last axis, with blank lines between the blocks of higher axes.
 func writeText(w io.Writer, a *h5.Array) error {
-	els, err := elements(a)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "# shape %s, dtype %s\n", zarrmeta.Tuple(a.Shape), a.DType)
+	fmt.Fprintf(w, "# shape %s, dtype %s\n", zarrmeta.Tuple(a.Shape), printable(a.DType.String()))
 	cols, block := 1, 0
 	if len(a.Shape) >= 1 {
 		cols = max(a.Shape[len(a.Shape)-1], 1)
@@ -206,7 +235,7 @@ func writeText(w io.Writer, a *h5.Array) error {
 	if len(a.Shape) == 1 {
 		cols = 1 // a vector prints one element per line
 	}
-	for i, v := range els {
+	return eachElement(a, func(i int, v any) error {
 		if block > 0 && i > 0 && i%block == 0 {
 			io.WriteString(w, "\n")
 		}
@@ -214,9 +243,39 @@ func writeText(w io.Writer, a *h5.Array) error {
 		if (i+1)%cols == 0 {
 			sep = "\n"
 		}
-		if _, err := io.WriteString(w, formatValue(v)+sep); err != nil {
+		_, err := io.WriteString(w, formatValue(v)+sep)
+		return err
+	})
+}
+
+// blockLen is how many elements the text formats convert at a time: the
+// memory of cat is the array plus one block, whatever the array's size.
+const blockLen = 4096
+
+// eachElement calls fn with the index and value (see elements) of every
+// element of a, in C order, converting them a block at a time.
+func eachElement(a *h5.Array, fn func(i int, v any) error) error {
+	n := a.Len()
+	for lo := 0; lo < n; lo += blockLen {
+		hi := min(lo+blockLen, n)
+		els, err := elementsOf(a, lo, hi)
+		if err != nil {
 			return err
+		}
+		for k, v := range els {
+			if err := fn(lo+k, v); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// elementsOf returns elements lo to hi of a.
+func elementsOf(a *h5.Array, lo, hi int) ([]any, error) {
+	if a.Objects != nil {
+		return a.Objects[lo:hi], nil
+	}
+	size := a.DType.Size
+	return elements(&h5.Array{DType: a.DType, Shape: []int{hi - lo}, Data: a.Data[lo*size : hi*size]})
 }

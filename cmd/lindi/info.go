@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -32,10 +33,15 @@ func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(stdout)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(info)
+	if err := enc.Encode(info); err != nil {
+		return err
+	}
+	_, err = stdout.Write(jsonEscape(buf.Bytes()))
+	return err
 }
 
 // objectInfo is what lindi info prints.
@@ -52,20 +58,20 @@ type objectInfo struct {
 }
 
 func describe(obj h5.Object) (*objectInfo, error) {
-	info := &objectInfo{Path: obj.Path(), Attrs: map[string]any{}}
+	info := &objectInfo{Path: printable(obj.Path()), Attrs: map[string]any{}}
 	attrs := obj.Attrs()
 	for _, name := range attrs.Names() {
 		v, _ := attrs.Get(name)
-		info.Attrs[name] = jsonValue(v)
+		info.Attrs[printable(name)] = jsonValue(v)
 	}
 	switch o := obj.(type) {
 	case *h5.Group:
 		info.Type = "group"
-		info.Members = o.Members()
+		info.Members = printables(o.Members())
 	case *h5.Dataset:
 		info.Type = "dataset"
 		// An empty shape (a scalar) is still printed: the interface is not nil.
-		info.Shape, info.DType, info.Chunks, info.Codecs = o.Shape(), o.DType().String(), o.Chunks(), o.Codecs()
+		info.Shape, info.DType, info.Chunks, info.Codecs = o.Shape(), printable(o.DType().String()), o.Chunks(), printables(o.Codecs())
 		fill, err := fillValue(o)
 		if err != nil {
 			return nil, err
@@ -73,6 +79,15 @@ func describe(obj h5.Object) (*objectInfo, error) {
 		info.FillValue = fill
 	}
 	return info, nil
+}
+
+// printables makes every name of a list printable.
+func printables(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = printable(n)
+	}
+	return out
 }
 
 // fillValue decodes a dataset's fill value for display; nil when it has none.

@@ -60,28 +60,30 @@ func lsAttrs(w io.Writer, o h5.Object) {
 	attrs := o.Attrs()
 	for _, name := range attrs.Names() {
 		v, _ := attrs.Get(name)
-		fmt.Fprintf(w, "    @%s = %s\n", name, formatValue(v))
+		fmt.Fprintf(w, "    @%s = %s\n", printable(name), formatValue(v))
 	}
 }
 
-// lsLine describes one link: path, kind, and for datasets shape, dtype, chunks and codecs.
+// lsLine describes one link: path, kind, and for datasets shape, dtype,
+// chunks and codecs. Everything read from the file is made printable.
 func lsLine(path string, l h5.Link, o h5.Object) string {
+	path = printable(path)
 	switch l.Kind {
 	case h5.SoftLink:
-		return fmt.Sprintf("%s\tsoft link\t→ %s", path, l.Target)
+		return fmt.Sprintf("%s\tsoft link\t→ %s", path, printable(l.Target))
 	case h5.ExternalLink:
-		return fmt.Sprintf("%s\texternal link\t→ %s:%s", path, l.File, l.Target)
+		return fmt.Sprintf("%s\texternal link\t→ %s:%s", path, printable(l.File), printable(l.Target))
 	}
 	d, ok := o.(*h5.Dataset)
 	if !ok {
 		return fmt.Sprintf("%s\tgroup", path)
 	}
 	if err := d.Err(); err != nil {
-		return fmt.Sprintf("%s\tdataset\t%s\tunreadable: %v", path, zarrmeta.Tuple(d.Shape()), err)
+		return fmt.Sprintf("%s\tdataset\t%s\tunreadable: %s", path, zarrmeta.Tuple(d.Shape()), printable(err.Error()))
 	}
 	codecs := strings.Join(d.Codecs(), ",")
 	if codecs == "" {
 		codecs = "raw"
 	}
-	return fmt.Sprintf("%s\tdataset\t%s\t%s\tchunks %s\t%s", path, zarrmeta.Tuple(d.Shape()), d.DType(), zarrmeta.Tuple(d.Chunks()), codecs)
+	return fmt.Sprintf("%s\tdataset\t%s\t%s\tchunks %s\t%s", path, zarrmeta.Tuple(d.Shape()), printable(d.DType().String()), zarrmeta.Tuple(d.Chunks()), printable(codecs))
 }

@@ -3,7 +3,7 @@
 //
 //	lindi ls [-r] FILE [PATH]
 //	lindi info FILE PATH
-//	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+//	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
@@ -43,7 +43,7 @@ func usagef(format string, args ...any) error {
 const usage = `usage:
   lindi ls [-r] FILE [PATH]        list a group's members (-r: the whole tree)
   lindi info FILE PATH             metadata and attributes of an object, as JSON
-  lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] FILE DATASET [SELECTION]
+  lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
                                    read a selection of a dataset (default: all of it)
   lindi table [-f json|csv] FILE PATH
                                    a DynamicTable of an NWB file: JSON (a member per column) or CSV
@@ -58,7 +58,7 @@ const usage = `usage:
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "lindi: internal error: %v\n", r)
+			fmt.Fprintf(stderr, "lindi: internal error: %s\n", printable(fmt.Sprint(r)))
 			code = 1
 		}
 	}()
@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "lindi: %v\n%s", err, usage)
 		return 2
 	}
-	fmt.Fprintf(stderr, "lindi: %v\n", err)
+	fmt.Fprintf(stderr, "lindi: %s\n", printable(err.Error()))
 	return 1
 }
 

@@ -24,11 +24,11 @@ func formatValue(v any) string {
 	case float32:
 		return strconv.FormatFloat(float64(x), 'g', -1, 32)
 	case h5.Reference:
-		return "<ref " + x.Path + ">"
+		return "<ref " + printable(x.Path) + ">"
 	case []byte:
 		return fmt.Sprintf("b%q", x)
 	case error:
-		return "<error: " + x.Error() + ">"
+		return "<error: " + printable(x.Error()) + ">"
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Slice {

@@ -91,9 +91,29 @@ type Env struct {
 	// HDF5CacheBytes bounds the metadata cache of each HDF5 file opened; 0
 	// means the hdf5 package's default.
 	HDF5CacheBytes int64
+	// MaxMetadataBytes bounds the size of one metadata document (a LINDI
+	// JSON file, a .zarray, .zattrs or .zmetadata); 0 means
+	// DefaultMaxMetadataBytes.
+	MaxMetadataBytes int64
+	// FollowOutside lets a Zarr directory follow symbolic links that lead
+	// out of it.
+	FollowOutside bool
 
 	mu   sync.Mutex
 	memo map[string]any
+}
+
+// DefaultMaxMetadataBytes is the default of Env.MaxMetadataBytes: larger
+// than the LINDI files of the largest NWB files on DANDI, small enough that
+// parsing one (several times its size in memory) cannot exhaust a machine.
+const DefaultMaxMetadataBytes = 256 << 20
+
+// MetadataLimit returns MaxMetadataBytes, or its default.
+func (e *Env) MetadataLimit() int64 {
+	if e.MaxMetadataBytes > 0 {
+		return e.MaxMetadataBytes
+	}
+	return DefaultMaxMetadataBytes
 }
 
 // Memo returns the value stored under key, calling open to make it the first

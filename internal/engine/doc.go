@@ -4,7 +4,10 @@
 // decodes them on a bounded pool of workers and scatters the selected parts
 // straight into the caller's output.
 //
-// Fetching and decoding overlap: a chunk is decoded as soon as its bytes arrive.
+// Chunks are planned, located, fetched and decoded in batches of a few
+// thousand, so a read holds its output plus a few megabytes however many
+// chunks it touches. Within a batch, fetching and decoding overlap: a chunk is
+// decoded as soon as its bytes arrive.
 // Each worker writes a disjoint part of the output, so the hot path takes no
 // locks. A cancelled context stops the read promptly, and Read returns only
 // after every goroutine it started has ended.

@@ -342,3 +342,38 @@ func TestProgress(t *testing.T) {
 type locateFunc func(ctx context.Context, coords []int) (Chunk, error)
 
 func (f locateFunc) Locate(ctx context.Context, coords []int) (Chunk, error) { return f(ctx, coords) }
+
+// TestReadBatches is the regression test of issue 13 (3): a read located
+// every chunk it touches before decoding any, holding a job per chunk.
+// However many chunks, no more than a batch may be located and not decoded.
+func TestReadBatches(t *testing.T) {
+	const n, bound = 50_017, 8192 // a batch is a few thousand chunks
+	var located, done, worst atomic.Int64
+	a := &Chunked{
+		Shape: []int{n}, Chunks: []int{1}, ItemSize: 1, Fill: []byte{7}, Name: "many",
+		Locator: locateFunc(func(context.Context, []int) (Chunk, error) {
+			ahead := located.Add(1) - done.Load()
+			for w := worst.Load(); ahead > w && !worst.CompareAndSwap(w, ahead); w = worst.Load() {
+			}
+			return Chunk{Missing: true}, nil
+		}),
+	}
+	r, err := selection.Selection{}.Resolve(a.Shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]byte, n)
+	opt := Options{Progress: func(int, int) { done.Add(1) }}
+	if err := Read(context.Background(), a, r, out, opt); err != nil {
+		t.Fatal(err)
+	}
+	if located.Load() != n || done.Load() != n {
+		t.Fatalf("located %d and decoded %d chunks, want %d", located.Load(), done.Load(), n)
+	}
+	if w := worst.Load(); w > bound {
+		t.Errorf("%d chunks were located and not yet decoded at once, want at most %d", w, bound)
+	}
+	if i := slices.IndexFunc(out, func(b byte) bool { return b != 7 }); i >= 0 {
+		t.Errorf("element %d is %d, want the fill value 7", i, out[i])
+	}
+}

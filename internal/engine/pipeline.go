@@ -14,39 +14,63 @@ import (
 	"github.com/lindigo/lindi/selection"
 )
 
-// A read runs in stages: plan the chunks the selection touches, locate them,
+// A read runs in stages, on batches of chunks so that its memory is the
+// output plus a constant: plan the chunks the selection touches, locate them,
 // classify them by where their bytes are, then fetch and decode at once: two
 // producers (chunks needing no I/O, chunks as the fetcher delivers them) feed
 // a bounded pool of decoders, and each decoder scatters into the output
 // through the sink.
 
-// run reads the selection r of array a through the sink s.
+// run reads the selection r of array a through the sink s, batch by batch
+// so that the memory a read holds besides its output does not grow with the
+// number of chunks it touches.
 func run(ctx context.Context, a *Chunked, r *selection.Resolved, s sink, opt Options) error {
 	plan, err := r.Plan(a.Chunks)
 	if err != nil {
 		return fmt.Errorf("engine: %s: %w", a.Name, err)
 	}
-	located, err := locate(ctx, a, plan)
+	rd := &reader{a: a, sink: s, opt: opt, total: plan.NumChunks()}
+	plans := make([]*selection.ChunkPlan, 0, min(batchChunks, plan.NumChunks()))
+	for p := range plan.Chunks() {
+		plans = append(plans, p)
+		if len(plans) == batchChunks {
+			if err := rd.readBatch(ctx, plans); err != nil {
+				return err
+			}
+			plans = plans[:0]
+		}
+	}
+	if len(plans) == 0 {
+		return nil
+	}
+	return rd.readBatch(ctx, plans)
+}
+
+// batchChunks is how many chunks a read plans, locates and fetches at once.
+// A located chunk costs about a kilobyte until it is decoded, so a batch
+// holds a few megabytes however many chunks the read touches, and it is
+// large enough that the fetcher still coalesces and overlaps requests.
+const batchChunks = 4096
+
+// readBatch locates, fetches and decodes the chunks of plans, which is not empty.
+func (rd *reader) readBatch(ctx context.Context, plans []*selection.ChunkPlan) error {
+	located, err := locate(ctx, rd.a, plans)
 	if err != nil {
 		return err
 	}
-	if len(located) == 0 {
-		return nil
-	}
-	rd := &reader{a: a, sink: s, opt: opt, total: len(located)}
-	return rd.read(ctx, classify(a, located))
+	return rd.read(ctx, classify(rd.a, located))
 }
 
 // locators bounds the goroutines that locate chunks. Locating may be I/O (an
 // HDF5 chunk index, a remote store), so it runs concurrently too.
 const locators = 32
 
-// locate finds every touched chunk, in plan order, with up to locators
-// goroutines each taking a contiguous share of the chunks.
-func locate(ctx context.Context, a *Chunked, plan *selection.Plan) ([]job, error) {
-	jobs := make([]job, 0, plan.NumChunks())
-	for p := range plan.Chunks() {
-		jobs = append(jobs, job{plan: p})
+// locate finds the chunks of plans, in order, with up to locators goroutines
+// each taking a contiguous share of them.
+func locate(ctx context.Context, a *Chunked, plans []*selection.ChunkPlan) ([]job, error) {
+	jobs := make([]job, len(plans))
+	for i, p := range plans {
+		jobs[i].plan = p
 	}
 	n := min(locators, len(jobs))
 	g, gctx := errgroup.WithContext(ctx)

@@ -35,6 +35,10 @@ type Error struct {
 
 // Error names the source and the range.
 func (e *Error) Error() string {
+	if e.Off < 0 || e.Len < 0 || e.Len > math.MaxInt64-e.Off {
+		// No end to print: say what was asked, not an overflowed number.
+		return fmt.Sprintf("fetch: %s: %d bytes at offset %d: %v", e.Source, e.Len, e.Off, e.Err)
+	}
 	return fmt.Sprintf("fetch: %s bytes [%d, %d): %v", e.Source, e.Off, e.Off+e.Len, e.Err)
 }
 
@@ -285,13 +289,26 @@ func (r *run) read(ctx context.Context, st *blockRun, p [2]int64) {
 	if int64(n) == p[1]-p[0] && (err == nil || errors.Is(err, io.EOF)) {
 		err = nil
 	} else if err == nil || errors.Is(err, io.EOF) {
-		err = fmt.Errorf("source ends after %d bytes: %w", off+int64(n), io.ErrUnexpectedEOF)
+		err = shortRead(ctx, src, off, n, p[1]-p[0])
 	}
 	if err != nil {
 		st.failed.Store(true)
 		r.fail(&Error{Source: st.b.src.Name(), Off: off, Len: p[1] - p[0], Err: err})
 	}
 	r.finish(st)
+}
+
+// shortRead says why a read of want bytes at off gave only n: the size of
+// the source, when it can tell, rather than where this read stopped.
+func shortRead(ctx context.Context, src source.Source, off int64, n int, want int64) error {
+	size, err := src.Size(ctx)
+	switch {
+	case err == nil && off >= size:
+		return fmt.Errorf("the range starts past the end of the source (%d bytes): %w", size, io.ErrUnexpectedEOF)
+	case err == nil && off+want > size:
+		return fmt.Errorf("the range ends at %d, past the end of the source (%d bytes): %w", off+want, size, io.ErrUnexpectedEOF)
+	}
+	return fmt.Errorf("source ends after %d bytes: %w", off+int64(n), io.ErrUnexpectedEOF)
 }
 
 // finish drops one token of a block; the last one completes it.

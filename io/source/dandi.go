@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,8 +14,9 @@ import (
 // DANDI resolves DANDI Archive API URLs (https://api.dandiarchive.org/api/…,
 // the sandbox and the former staging server) to the presigned S3 URLs they
 // redirect to. It sends "Authorization: token KEY" to the DANDI API hosts
-// listed in Keys and to no other host: redirects are followed one hop at a
-// time and the header is set per hop, only while the hop is a DANDI API URL.
+// listed in Keys, over https, and to no other host or scheme: redirects are
+// followed one hop at a time and the header is set per hop, only while the
+// hop is an https DANDI API URL.
 // Its zero value resolves nothing; it is safe for concurrent use.
 type DANDI struct {
 	// Keys maps the host (with port, if not the default) of each DANDI API
@@ -63,26 +65,33 @@ func (d *DANDI) Resolve(ctx context.Context, raw string) (string, error) {
 		if !d.isAPI(cur) {
 			return cur.String(), nil
 		}
-		next, err := d.hop(ctx, client, cur, raw)
+		next, err := d.hop(ctx, client, cur, Redact(raw))
 		if err != nil || next == nil {
 			return cur.String(), err
 		}
 		cur = next
 	}
-	return "", fmt.Errorf("source: resolve %s: more than %d redirects", raw, maxDANDIHops)
+	return "", fmt.Errorf("source: resolve %s: more than %d redirects", Redact(raw), maxDANDIHops)
 }
 
 // hop requests u and returns where it redirects, or nil when it does not.
+// Errors name raw, the URL being resolved without its password.
 func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw string) (*url.URL, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("source: resolve %s: %w", raw, err)
 	}
-	if key := d.Keys[u.Host]; key != "" {
+	// The key travels over https only: never in clear, whether the URL
+	// asked for http or an https hop redirected to http.
+	if key := d.Keys[u.Host]; key != "" && u.Scheme == "https" {
 		req.Header.Set("Authorization", "token "+key)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = u.Redacted()
+		}
 		return nil, fmt.Errorf("source: resolve %s: %w", raw, err)
 	}
 	defer resp.Body.Close()
@@ -95,7 +104,15 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 		}
 		next, err := u.Parse(loc)
 		if err != nil {
-			return nil, fmt.Errorf("source: resolve %s: bad Location: %w", raw, err)
+			return nil, fmt.Errorf("source: resolve %s: bad Location: %w", raw, urlCause(err))
+		}
+		// What is followed must be requestable: an http(s) URL with a host
+		// that reads back as itself.
+		if next.Scheme != "http" && next.Scheme != "https" || next.Host == "" {
+			return nil, fmt.Errorf("source: resolve %s: %w: redirect to %q, not an http(s) URL", raw, ErrProtocol, next.Redacted())
+		}
+		if _, err := url.Parse(next.String()); err != nil {
+			return nil, fmt.Errorf("source: resolve %s: %w: bad Location: %v", raw, ErrProtocol, urlCause(err))
 		}
 		return next, nil
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:

@@ -20,6 +20,7 @@ import (
 // recording the Authorization headers they receive.
 type dandiWorld struct {
 	api, s3, other *httptest.Server
+	plain          *httptest.Server // the API's handler over plain HTTP
 	mu             sync.Mutex
 	auth           map[string][]string // server name → Authorization headers seen
 	resolves       atomic.Int64
@@ -46,21 +47,32 @@ func newDandiWorld(t *testing.T, data []byte) *dandiWorld {
 		w.saw("other", r)
 		http.Redirect(rw, r, w.s3URL(), http.StatusFound)
 	}))
-	w.api = serve(t, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		w.saw("api", r)
-		switch r.URL.Path {
-		case "/api/assets/abc/download/":
-			w.resolves.Add(1)
-			http.Redirect(rw, r, w.s3URL(), http.StatusFound)
-		case "/api/assets/hop/download/":
-			http.Redirect(rw, r, "/api/assets/abc/download/", http.StatusFound)
-		case "/api/assets/away/download/":
-			http.Redirect(rw, r, w.other.URL+"/x", http.StatusFound)
-		default:
-			http.NotFound(rw, r)
+	api := func(name string) http.HandlerFunc {
+		return func(rw http.ResponseWriter, r *http.Request) {
+			w.saw(name, r)
+			w.serveAPI(rw, r)
 		}
-	}))
+	}
+	w.api = httptest.NewTLSServer(api("api"))
+	t.Cleanup(w.api.Close)
+	w.plain = serve(t, api("plain"))
 	return w
+}
+
+func (w *dandiWorld) serveAPI(rw http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/api/assets/abc/download/":
+		w.resolves.Add(1)
+		http.Redirect(rw, r, w.s3URL(), http.StatusFound)
+	case "/api/assets/hop/download/":
+		http.Redirect(rw, r, "/api/assets/abc/download/", http.StatusFound)
+	case "/api/assets/away/download/":
+		http.Redirect(rw, r, w.other.URL+"/x", http.StatusFound)
+	case "/api/assets/down/download/":
+		http.Redirect(rw, r, w.plain.URL+"/api/assets/abc/download/", http.StatusFound)
+	default:
+		http.NotFound(rw, r)
+	}
 }
 
 func (w *dandiWorld) s3URL() string {
@@ -83,7 +95,37 @@ func (w *dandiWorld) seen(server string) []string {
 
 func (w *dandiWorld) resolver() *DANDI {
 	u, _ := url.Parse(w.api.URL)
-	return &DANDI{Keys: map[string]string{u.Host: "sekrit"}}
+	p, _ := url.Parse(w.plain.URL)
+	return &DANDI{Keys: map[string]string{u.Host: "sekrit", p.Host: "sekrit"}, Client: w.api.Client()}
+}
+
+// TestDANDIKeyOnlyOverHTTPS is the regression test of issue 13 (2): the key
+// was sent to a DANDI API host over plain http://, also after an https
+// redirect to one.
+func TestDANDIKeyOnlyOverHTTPS(t *testing.T) {
+	data := readFixture(t)[:5000]
+	w := newDandiWorld(t, data)
+	for _, start := range []string{w.plain.URL + "/api/assets/abc/download/", w.api.URL + "/api/assets/down/download/"} {
+		h, err := NewHTTP(start, WithResolver(w.resolver().Resolve))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := make([]byte, 100)
+		if _, err := h.ReadAt(context.Background(), p, 10); err != nil || string(p) != string(data[10:110]) {
+			t.Fatalf("%s: read: %v", start, err)
+		}
+	}
+	if len(w.seen("plain")) != 2 {
+		t.Fatalf("plain API asked %d times, want 2", len(w.seen("plain")))
+	}
+	for _, a := range w.seen("plain") {
+		if a != "" {
+			t.Errorf("the key went over plain HTTP: Authorization %q", a)
+		}
+	}
+	if got := w.seen("api"); len(got) != 1 || got[0] != "token sekrit" {
+		t.Errorf("the https API saw Authorization %q, want the key once", got)
+	}
 }
 
 func TestDANDIKeyOnlyToDANDI(t *testing.T) {

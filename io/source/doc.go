@@ -4,10 +4,13 @@
 // with a caching decorator (Cache over an LRU bounded by bytes) and a Pool
 // handing out one shared source per name.
 //
-// Open picks the source for a name: http:// and https:// URLs, file:// URLs,
-// anything else is a local path. DANDI Archive API URLs are resolved by
-// default to the presigned S3 URLs they redirect to, with the API key from
-// the environment sent to DANDI API hosts only (see DANDI).
+// Open picks the source for a name: http:// and https:// URLs, file: URLs,
+// a name without a scheme is a local path, and any other scheme is refused
+// (see Scheme). DANDI Archive API URLs are resolved by default to the
+// presigned S3 URLs they redirect to, with the API key from the environment
+// sent over https to DANDI API hosts only (see DANDI). A Policy
+// (WithPolicy) restricts the hosts and addresses requests may reach, for
+// services that open untrusted documents.
 //
 // # Concurrency
 //
@@ -17,8 +20,10 @@
 //
 // # Errors
 //
-// Errors name the source. A status that is not retried, or still failing
+// Errors name the source, with any URL password redacted (Redact). A
+// status that is not retried, or still failing
 // when retries ran out, is an *HTTPError with the URL and status; answers
 // that break the range protocol wrap ErrProtocol; reads past the end return
-// io.EOF as io.ReaderAt does; a cancelled context returns ctx.Err().
+// io.EOF as io.ReaderAt does; requests a Policy refuses wrap ErrBlocked; a
+// cancelled context returns ctx.Err().
 package source

@@ -18,12 +18,14 @@ var (
 	// a wrong Content-Range, a body of the wrong length, a 200 to a range
 	// request for a file too large to take whole.
 	ErrProtocol = errors.New("source: bad range response")
+	// ErrBlocked reports a request that the source's Policy does not allow.
+	ErrBlocked = errors.New("source: blocked by policy")
 )
 
 // HTTPError reports a request answered with a status that is not retried or
 // that was still failing when retries ran out.
 type HTTPError struct {
-	URL    string // the URL as given to the source (not the resolved one)
+	URL    string // the URL as given to the source, password redacted (never the resolved one)
 	Status int
 }
 

@@ -173,3 +173,36 @@ func TestOpen(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenSchemes: a name with a scheme is never taken for a relative path
+// (issue 13 (1): "file:/etc/x" was opened as the relative file "file:/etc/x").
+func TestOpenSchemes(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "f")
+	if err := os.WriteFile(abs, []byte("data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"s3://b/x", "C:/x", "mailto:x", "x:y"} {
+		if filepath.VolumeName(name) != "" {
+			continue
+		}
+		if _, err := Open(context.Background(), name); !errors.Is(err, ErrScheme) {
+			t.Errorf("Open(%q): got %v, want ErrScheme", name, err)
+		}
+	}
+	if filepath.Separator == '/' {
+		for _, name := range []string{"file:" + abs, "file://" + abs, "file://localhost" + abs} {
+			s, err := Open(context.Background(), name)
+			if err != nil {
+				t.Errorf("Open(%q): %v", name, err)
+				continue
+			}
+			if n, err := s.Size(context.Background()); err != nil || n != 4 {
+				t.Errorf("Open(%q).Size = %d, %v", name, n, err)
+			}
+		}
+	}
+	if _, err := Open(context.Background(), "file:rel/x"); err == nil {
+		t.Error("Open(file:rel/x) succeeded: a file URL needs an absolute path")
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -21,7 +22,8 @@ import (
 // truncated bodies, stalls, timeouts, 408, 429, 5xx) under its Retry policy,
 // and resolves its URL through the configured resolver (DANDI by default).
 type HTTP struct {
-	url   string
+	url   string // as given: requests go there
+	name  string // url without its password: errors and Name say this
 	cfg   *config
 	stats Counters
 
@@ -43,23 +45,23 @@ func NewHTTP(rawURL string, opts ...Option) (*HTTP, error) {
 func newHTTP(rawURL string, c *config) (*HTTP, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("source: %w", err)
+		return nil, fmt.Errorf("source: %s: %w", Redact(rawURL), urlCause(err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("source: %s: %w %q", rawURL, ErrScheme, u.Scheme)
+		return nil, fmt.Errorf("source: %s: %w %q", u.Redacted(), ErrScheme, u.Scheme)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("source: %s: URL has no host", rawURL)
+		return nil, fmt.Errorf("source: %s: URL has no host", u.Redacted())
 	}
-	h := &HTTP{url: rawURL, cfg: c}
+	h := &HTTP{url: rawURL, name: u.Redacted(), cfg: c}
 	h.size.Store(-1)
 	h.res.init(rawURL, c)
 	return h, nil
 }
 
-// Name reports the URL as given (never the resolved one, which may carry a
-// signature).
-func (h *HTTP) Name() string { return h.url }
+// Name reports the URL as given, with any password redacted (never the
+// resolved one, which may carry a signature).
+func (h *HTTP) Name() string { return h.name }
 
 // Stats reports the requests made so far.
 func (h *HTTP) Stats() Stats {
@@ -88,14 +90,14 @@ func (h *HTTP) Size(ctx context.Context) (int64, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return 0, err
 	}
-	return 0, fmt.Errorf("source: %s: %w: server does not report the size", h.url, ErrProtocol)
+	return 0, fmt.Errorf("source: %s: %w: server does not report the size", h.name, ErrProtocol)
 }
 
 // ReadAt reads len(p) bytes at off with range requests, resuming after
 // truncated bodies. It returns io.EOF when the object ends before off+len(p).
 func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 	if off < 0 {
-		return 0, fmt.Errorf("source: %s: %w: offset %d", h.url, ErrRange, off)
+		return 0, fmt.Errorf("source: %s: %w: offset %d", h.name, ErrRange, off)
 	}
 	if len(p) == 0 {
 		return 0, ctx.Err()
@@ -135,7 +137,7 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 			wait = a.after
 		}
 		if attempt+1 >= r.MaxAttempts || max(time.Since(start), waited)+wait > r.MaxElapsed {
-			return got, fmt.Errorf("source: %s: giving up after %d attempts: %w", h.url, attempt+1, err)
+			return got, fmt.Errorf("source: %s: giving up after %d attempts: %w", h.name, attempt+1, err)
 		}
 		h.stats.retries.Add(1)
 		waited += wait
@@ -163,11 +165,34 @@ func classify(err error, ctx context.Context) answer {
 	if errors.As(err, &he) {
 		return answer{err: err, status: he.Status, retry: retryableStatus(he.Status)}
 	}
-	// Network failures (connection refused or reset, DNS, timeouts) are
-	// worth another try; any other error of a resolver is not.
-	var ue *url.Error
+	return answer{err: err, retry: retryableTransport(err)}
+}
+
+// retryableTransport reports whether a failed round trip is worth another
+// try: the network failed (refused, reset, cut, timed out, DNS for now),
+// not the exchange itself (a redirect loop, headers over the limit, a bad
+// certificate, a malformed answer, an address the policy blocks), which
+// fails the same way every time.
+func retryableTransport(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
 	var ne net.Error
-	return answer{err: err, retry: errors.As(err, &ue) || errors.As(err, &ne)}
+	switch {
+	case errors.Is(err, ErrBlocked):
+		return false
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE):
+		return true
+	case errors.As(err, &dns):
+		return dns.IsTimeout || dns.IsTemporary
+	case errors.As(err, &op):
+		return true
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // url.Error is a net.Error whatever it wraps
+	}
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 func retryableStatus(code int) bool {
@@ -195,7 +220,7 @@ func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) 
 		if stalled.Load() {
 			why = fmt.Sprintf("stalled (no data for %v)", h.cfg.stall)
 		}
-		return answer{n: n, retry: true, err: fmt.Errorf("source: %s: request %s: %w", h.url, why, a.err)}
+		return answer{n: n, retry: true, err: fmt.Errorf("source: %s: request %s: %w", h.name, why, a.err)}
 	}
 	return a
 }
@@ -204,7 +229,7 @@ func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) 
 func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64, progress func()) (int, answer) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
-		return 0, answer{err: fmt.Errorf("source: %s: %w", h.url, err)}
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, err)}
 	}
 	end := off + int64(len(p)) - 1
 	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, end))
@@ -212,9 +237,9 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
-			ue.URL = h.url // the resolved URL may carry a signature: keep it out of errors
+			ue.URL = h.name // the resolved URL may carry a signature: keep it out of errors
 		}
-		return 0, answer{err: fmt.Errorf("source: %s: %w", h.url, err), retry: true}
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, err), retry: retryableTransport(err)}
 	}
 	defer resp.Body.Close()
 	progress()
@@ -230,10 +255,10 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 				return 0, answer{err: io.EOF, eof: true}
 			}
 		}
-		return 0, answer{err: fmt.Errorf("source: %s: %w: 416 for bytes %d-%d", h.url, ErrProtocol, off, end)}
+		return 0, answer{err: fmt.Errorf("source: %s: %w: 416 for bytes %d-%d", h.name, ErrProtocol, off, end)}
 	}
 	a := answer{status: resp.StatusCode, retry: retryableStatus(resp.StatusCode)}
-	a.err = &HTTPError{URL: h.url, Status: resp.StatusCode}
+	a.err = &HTTPError{URL: h.name, Status: resp.StatusCode}
 	if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		a.after = d
 	}
@@ -244,29 +269,29 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 func (h *HTTP) partial(resp *http.Response, p []byte, off int64, progress func()) (int, answer) {
 	first, last, total, err := parseContentRange(resp.Header.Get("Content-Range"))
 	if err != nil {
-		return 0, answer{err: fmt.Errorf("source: %s: %w", h.url, err)}
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, err)}
 	}
 	if total >= 0 {
 		h.size.Store(total)
 	}
 	end := off + int64(len(p)) - 1
 	if first != off || last > end {
-		return 0, answer{err: fmt.Errorf("source: %s: %w: asked bytes %d-%d, got %d-%d", h.url, ErrProtocol, off, end, first, last)}
+		return 0, answer{err: fmt.Errorf("source: %s: %w: asked bytes %d-%d, got %d-%d", h.name, ErrProtocol, off, end, first, last)}
 	}
 	want := int(last - first + 1)
 	if resp.ContentLength >= 0 && resp.ContentLength != int64(want) {
-		return 0, answer{err: fmt.Errorf("source: %s: %w: Content-Length %d for range %d-%d", h.url, ErrProtocol, resp.ContentLength, first, last)}
+		return 0, answer{err: fmt.Errorf("source: %s: %w: Content-Length %d for range %d-%d", h.name, ErrProtocol, resp.ContentLength, first, last)}
 	}
 	n, err := readBody(resp.Body, p[:want], progress)
 	if err != nil {
-		return n, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.url, n, want, err), retry: true}
+		return n, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.name, n, want, err), retry: true}
 	}
 	if last < end {
 		if total >= 0 && last == total-1 {
 			return n, answer{err: io.EOF, eof: true}
 		}
 		// A server may answer with less than asked; the caller asks for the rest.
-		return n, answer{err: fmt.Errorf("source: %s: short range %d-%d for %d-%d", h.url, first, last, off, end), retry: true}
+		return n, answer{err: fmt.Errorf("source: %s: short range %d-%d for %d-%d", h.name, first, last, off, end), retry: true}
 	}
 	return n, answer{}
 }
@@ -275,6 +300,10 @@ func (h *HTTP) partial(resp *http.Response, p []byte, off int64, progress func()
 // It is taken when the request asked for the whole object anyway, or when
 // the object is small enough to keep (later reads are then served from it).
 func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (int, answer) {
+	if ct := resp.Header.Get("Content-Type"); isHTML(ct) {
+		// A login page, an error page, a directory listing: not the object.
+		return 0, answer{err: fmt.Errorf("source: %s: %w: HTTP %d with Content-Type %q to a range request is a web page, not data", h.name, ErrProtocol, resp.StatusCode, ct)}
+	}
 	size := resp.ContentLength
 	if size >= 0 {
 		h.size.Store(size)
@@ -282,7 +311,7 @@ func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (
 	if size >= 0 && off == 0 && int64(len(p)) >= size {
 		n, err := readBody(resp.Body, p[:size], progress)
 		if err != nil {
-			return n, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.url, n, size, err), retry: true}
+			return n, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.name, n, size, err), retry: true}
 		}
 		if n < len(p) {
 			return n, answer{err: io.EOF, eof: true}
@@ -290,17 +319,24 @@ func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (
 		return n, answer{}
 	}
 	if size < 0 || size > h.cfg.maxWhole {
-		return 0, answer{err: fmt.Errorf("source: %s: %w: server ignored Range and sent the whole object (Content-Length %d, limit %d)", h.url, ErrProtocol, size, h.cfg.maxWhole)}
+		return 0, answer{err: fmt.Errorf("source: %s: %w: server ignored Range and sent the whole object (Content-Length %d, limit %d)", h.name, ErrProtocol, size, h.cfg.maxWhole)}
 	}
 	body := make([]byte, size)
 	n, err := readBody(resp.Body, body, progress)
 	if err != nil {
-		return 0, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.url, n, size, err), retry: true}
+		return 0, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.name, n, size, err), retry: true}
 	}
 	h.size.Store(size)
 	h.whole.Store(&body)
 	n, err = readWhole(body, p, off)
 	return n, answer{err: err, eof: err != nil}
+}
+
+// isHTML reports whether a Content-Type is a web page's.
+func isHTML(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	return mt == "text/html" || mt == "application/xhtml+xml"
 }
 
 // readBody fills p from r, calling progress after each read that made some,

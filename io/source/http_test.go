@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -357,8 +359,11 @@ func TestHTTPResolverErrors(t *testing.T) {
 	}{
 		{"plain error fails at once", func(context.Context, string) (string, error) { return "", errNope }, 1},
 		{"network error retried", func(context.Context, string) (string, error) {
-			return "", &url.Error{Op: "Get", URL: "x", Err: errNope}
+			return "", &url.Error{Op: "Get", URL: "x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
 		}, 3},
+		{"failed exchange fails at once", func(context.Context, string) (string, error) {
+			return "", &url.Error{Op: "Get", URL: "x", Err: errNope} // a redirect loop, say
+		}, 1},
 		{"404 fails at once", func(_ context.Context, u string) (string, error) { return "", &HTTPError{URL: u, Status: 404} }, 1},
 		{"503 retried", func(_ context.Context, u string) (string, error) { return "", &HTTPError{URL: u, Status: 503} }, 3},
 	}
@@ -381,5 +386,48 @@ func TestHTTPResolverErrors(t *testing.T) {
 				t.Fatalf("%d resolver calls, want %d", calls, tt.calls)
 			}
 		})
+	}
+}
+
+// TestPasswordRedacted is the regression test of issue 13 (6):
+// http://user:pass@host/… appeared whole in errors and stats.
+func TestPasswordRedacted(t *testing.T) {
+	srv := serve(t, netsim.Blobs(map[string][]byte{"/f": []byte("0123456789")}))
+	closed := serve(t, http.NotFoundHandler())
+	closed.Close()
+	ctx := context.Background()
+	for _, u := range []string{
+		strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1) + "/missing",
+		strings.Replace(closed.URL, "http://", "http://user:hunter2@", 1) + "/f",
+		"http://user:hunter2@",
+		"ftp://user:hunter2@host/x",
+	} {
+		s, err := Open(ctx, u, WithResolver(nil), WithRetry(Retry{MaxAttempts: 1, BaseDelay: 1, MaxDelay: 1, MaxElapsed: time.Second}))
+		if err == nil {
+			if strings.Contains(s.Name(), "hunter2") {
+				t.Errorf("Name() = %q", s.Name())
+			}
+			_, err = s.ReadAt(ctx, make([]byte, 4), 0)
+		}
+		if err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: error %v shows the password (or no error)", u, err)
+		}
+	}
+	pool, err := NewPool(WithResolver(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	s, err := pool.Open(ctx, strings.Replace(srv.URL, "http://", "http://user:hunter2@", 1)+"/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReadAt(ctx, make([]byte, 4), 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range pool.Stats() {
+		if strings.Contains(st.Name, "hunter2") || !strings.Contains(st.Name, "user:xxxxx@") {
+			t.Errorf("stats name %q", st.Name)
+		}
 	}
 }

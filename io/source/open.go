@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 )
 
 // Open returns a Source for name: an http:// or https:// URL (an HTTP
-// source), a file:// URL or a local path (a File). Opening a URL makes no
+// source), a file: URL or a local path (a File). A name with any other
+// scheme (see Scheme) fails with ErrScheme rather than be taken for a
+// relative path. Opening a URL makes no
 // request: errors such as 404 surface at the first read or Size. Every Source
 // returned by Open also implements io.Closer and Reporter.
 func Open(ctx context.Context, name string, opts ...Option) (Source, error) {
@@ -34,23 +37,26 @@ func open(ctx context.Context, name string, c *config) (Source, error) {
 }
 
 func openRaw(name string, c *config) (Source, error) {
-	scheme, _, ok := strings.Cut(name, "://")
+	scheme, ok := Scheme(name)
 	if !ok {
 		return OpenFile(name)
 	}
-	switch strings.ToLower(scheme) {
+	switch scheme {
 	case "http", "https":
 		return newHTTP(name, c)
 	case "file":
 		u, err := url.Parse(name)
 		if err != nil {
-			return nil, fmt.Errorf("source: %w", err)
+			return nil, fmt.Errorf("source: %s: %w", Redact(name), urlCause(err))
 		}
 		if u.Host != "" && u.Host != "localhost" {
-			return nil, fmt.Errorf("source: %s: file URL names a remote host", name)
+			return nil, fmt.Errorf("source: %s: file URL names a remote host", Redact(name))
 		}
-		return OpenFile(u.Path)
+		if u.Opaque != "" || !strings.HasPrefix(u.Path, "/") {
+			return nil, fmt.Errorf("source: %s: file URL without an absolute path", name)
+		}
+		return OpenFile(filepath.FromSlash(u.Path))
 	default:
-		return nil, fmt.Errorf("source: %s: %w %q", name, ErrScheme, scheme)
+		return nil, fmt.Errorf("source: %s: %w %q", Redact(name), ErrScheme, scheme)
 	}
 }

@@ -34,6 +34,7 @@ type config struct {
 	stall      time.Duration
 	maxWhole   int64
 	lru        *LRU
+	policy     *Policy
 	now        func() time.Time
 }
 
@@ -55,6 +56,13 @@ func newConfig(opts []Option) (*config, error) {
 	}
 	if c.client == nil {
 		c.client = &http.Client{Transport: sharedTransport}
+	}
+	if c.policy != nil {
+		client, err := c.policy.apply(c.client)
+		if err != nil {
+			return nil, err
+		}
+		c.client = client
 	}
 	if !c.resolveSet {
 		c.resolve = (&DANDI{Keys: DANDIKeysFromEnv(), Client: c.client}).Resolve

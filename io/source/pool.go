@@ -60,7 +60,7 @@ func (p *Pool) Stats() []NamedStats {
 	out := make([]NamedStats, 0, len(p.srcs))
 	for name, s := range p.srcs {
 		if r, ok := s.(Reporter); ok {
-			out = append(out, NamedStats{Name: name, Stats: r.Stats()})
+			out = append(out, NamedStats{Name: Redact(name), Stats: r.Stats()})
 		}
 	}
 	p.mu.Unlock()

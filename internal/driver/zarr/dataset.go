@@ -9,6 +9,7 @@ import (
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
 	"github.com/lindigo/lindi/zarrmeta"
 )
@@ -145,7 +146,7 @@ func (e *external) open(ctx context.Context) (*driver.Stored, error) {
 	}
 	d, err := hdf5.External(ctx, e.t.env, url, e.link.Name, e.path)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, url, err)
+		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, source.Redact(url), err)
 	}
 	if d.Err != nil {
 		return nil, d.Err

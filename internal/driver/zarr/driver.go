@@ -94,7 +94,11 @@ func (zarrDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, erro
 
 func (zarrDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	if in.Dir {
-		st, err := store.OpenDir(in.Name)
+		var opts []store.DirOption
+		if env.FollowOutside {
+			opts = append(opts, store.FollowOutside())
+		}
+		st, err := store.OpenDir(in.Name, opts...)
 		if err != nil {
 			return nil, err
 		}

@@ -12,11 +12,8 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
-// maxMetadataSize caps the size of one metadata document (a LINDI JSON file).
-const maxMetadataSize = 1 << 30
-
 // readMeta reads n bytes at off of the object name (to its end when n < 0),
-// a metadata document of bounded size. A local file is opened for the read
+// a metadata document of at most env.MetadataLimit() bytes. A local file is opened for the read
 // alone (a Zarr directory holds one per group and array); a URL goes through
 // the file's source pool.
 func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) ([]byte, error) {
@@ -34,8 +31,8 @@ func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) (
 		}
 		n = size - off
 	}
-	if n > maxMetadataSize {
-		return nil, fmt.Errorf("%s: %d bytes is too large for a metadata file", src.Name(), n)
+	if limit := env.MetadataLimit(); n > limit {
+		return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", src.Name(), driver.ErrFormat, n, limit)
 	}
 	buf := make([]byte, n)
 	got, err := src.ReadAt(ctx, buf, off)
