@@ -45,6 +45,7 @@ type objectInfo struct {
 	Members   []string       `json:"members,omitempty"`
 	Shape     any            `json:"shape,omitempty"`
 	DType     string         `json:"dtype,omitempty"`
+	Layout    string         `json:"layout,omitempty"`
 	Chunks    []int          `json:"chunks,omitempty"`
 	FillValue any            `json:"fill_value,omitempty"`
 	Codecs    []string       `json:"codecs,omitempty"`
@@ -66,6 +67,7 @@ func describe(obj h5.Object) (*objectInfo, error) {
 		info.Type = "dataset"
 		// An empty shape (a scalar) is still printed: the interface is not nil.
 		info.Shape, info.DType, info.Chunks, info.Codecs = o.Shape(), o.DType().String(), o.Chunks(), o.Codecs()
+		info.Layout = o.Layout().String()
 		fill, err := fillValue(o)
 		if err != nil {
 			return nil, err

@@ -83,5 +83,9 @@ func lsLine(path string, l h5.Link, o h5.Object) string {
 	if codecs == "" {
 		codecs = "raw"
 	}
-	return fmt.Sprintf("%s\tdataset\t%s\t%s\tchunks %s\t%s", path, zarrmeta.Tuple(d.Shape()), d.DType(), zarrmeta.Tuple(d.Chunks()), codecs)
+	layout := d.Layout().String() // contiguous, compact: h5py's chunks=None
+	if d.Layout() == h5.Chunked {
+		layout = "chunks " + zarrmeta.Tuple(d.Chunks())
+	}
+	return fmt.Sprintf("%s\tdataset\t%s\t%s\t%s\t%s", path, zarrmeta.Tuple(d.Shape()), d.DType(), layout, codecs)
 }

@@ -92,9 +92,6 @@ func (s *storage) describe(d *driver.Dataset) {
 	default:
 		d.Layout, d.Chunks = driver.Chunked, s.chunks
 	}
-	if d.Chunks == nil {
-		d.Chunks = slices.Clone(s.shape)
-	}
 }
 
 // numpyDType gives the numpy dtype of an HDF5 datatype.
