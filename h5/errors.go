@@ -19,6 +19,9 @@ var (
 	ErrExternalLink = errors.New("h5: external link not followed")
 	// ErrType is wrapped by errors for reads or conversions that the dataset's dtype does not allow.
 	ErrType = errors.New("h5: type mismatch")
+	// ErrAttribute is wrapped by errors for attributes that exist but could
+	// not be decoded (a datatype this package does not read).
+	ErrAttribute = errors.New("h5: attribute not decoded")
 	// ErrFormat is wrapped by errors for metadata that cannot be understood.
 	ErrFormat = driver.ErrFormat
 	// ErrNeedsHDF5 is wrapped by errors for datasets kept only in an HDF5 file

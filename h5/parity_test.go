@@ -1,9 +1,18 @@
 package h5_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/internal/driver"
 )
 
 // TestLayout: an HDF5 dataset that is not chunked reports its layout and no
@@ -51,4 +60,140 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// form describes a dataset the way code that switches on Go types sees it:
+// dtype, shape, fill, and where and as what the elements of a read arrive.
+func form(t *testing.T, d *h5.Dataset) string {
+	t.Helper()
+	s := fmt.Sprintf("%s %v scalar=%v fill=%+v", d.DType(), d.Shape(), d.Scalar(), d.Fill())
+	if d.Err() != nil {
+		return s + " unreadable"
+	}
+	a, err := d.Read(ctx, nil)
+	if err != nil {
+		t.Errorf("%s: %v", d.Path(), err)
+		return s
+	}
+	s += fmt.Sprintf(" data=%d objects=%d", len(a.Data), len(a.Objects))
+	for _, o := range a.Objects {
+		s += fmt.Sprintf(" %T", o)
+		if row, ok := o.([]any); ok {
+			for _, f := range row {
+				s += fmt.Sprintf(",%T", f)
+			}
+		}
+	}
+	return s
+}
+
+// describeFile maps every path of a file to its link kind, attributes (with
+// their Go types) and, for datasets, their form.
+func describeFile(t *testing.T, f *h5.File) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := f.Root().Walk(ctx, func(path string, l h5.Link, o h5.Object, err error) error {
+		s := l.Kind.String() + " " + l.Target
+		if l.Kind == h5.HardLink {
+			for _, n := range o.Attrs().Names() {
+				v, err := o.Attrs().Get(n)
+				s += fmt.Sprintf(" @%s=%#v(%v)", n, v, err)
+			}
+			if d, ok := o.(*h5.Dataset); ok {
+				s += " " + form(t, d)
+			}
+		}
+		out[path] = s
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSameFromBothForms: an HDF5 file and its LINDI JSON give every object
+// the same attributes of the same Go types, and every dataset the same
+// dtype, shape, fill value and read result types (see the rules on Attrs
+// and Dataset.Fill).
+func TestSameFromBothForms(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"fixture.h5", "fixture.lindi.json"},
+		{"fixture-latest.h5", "fixture.lindi.json"},
+	} {
+		t.Run(pair[0], func(t *testing.T) {
+			h, l := describeFile(t, open(t, pair[0])), describeFile(t, open(t, pair[1]))
+			for _, p := range slices.Sorted(maps.Keys(h)) {
+				if h[p] != l[p] {
+					t.Errorf("%s\n  %s: %s\n  %s: %s", p, pair[0], h[p], pair[1], l[p])
+				}
+			}
+			for p := range l {
+				if _, ok := h[p]; !ok {
+					t.Errorf("%s is only in %s", p, pair[1])
+				}
+			}
+		})
+	}
+}
+
+// attrDriver opens "attrs:" as a root group holding the attribute values a
+// driver may give, to check what Attrs makes of them.
+type attrDriver struct{}
+
+func (attrDriver) Name() string { return "attrs" }
+
+func (attrDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
+	if in.Name == "attrs:" {
+		return driver.Yes, nil
+	}
+	return driver.No, nil
+}
+
+func (attrDriver) Open(context.Context, *driver.Env, *driver.Input) (*driver.Group, error) {
+	return &driver.Group{Attrs: map[string]any{
+		"bad":     errors.New("time datatype"),
+		"sweep":   uint64(7),
+		"big":     uint64(math.MaxUint64),
+		"counts":  []uint64{1, 2},
+		"rows":    []any{[]uint64{1, 2}, []uint64{3, 4}},
+		"ref_row": []any{map[string]any{"dataset": driver.Ref{Path: "/x"}, "dimension": uint64(0)}},
+	}}, nil
+}
+
+func init() { driver.Register(attrDriver{}) }
+
+// TestAttrsTypes: integers read as int64 when they fit, compound elements as
+// maps holding References, and an attribute that could not be decoded as an
+// error from Get, never as a value.
+func TestAttrsTypes(t *testing.T) {
+	f, err := h5.Open(ctx, "attrs:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	a := f.Root().Attrs()
+	if !slices.Contains(a.Names(), "bad") || a.Len() != 6 {
+		t.Errorf("Names() = %v, want all six", a.Names())
+	}
+	if v, err := a.Get("bad"); !errors.Is(err, h5.ErrAttribute) || v != nil || !strings.Contains(err.Error(), "time datatype") {
+		t.Errorf("Get(bad) = %v, %v; want ErrAttribute saying why", v, err)
+	}
+	if _, err := a.String("bad"); !errors.Is(err, h5.ErrAttribute) {
+		t.Errorf("String(bad): %v, want ErrAttribute", err)
+	}
+	if _, err := a.Get("nope"); !errors.Is(err, h5.ErrNotFound) {
+		t.Errorf("Get(nope): %v, want ErrNotFound", err)
+	}
+	for name, want := range map[string]any{
+		"sweep":   int64(7),
+		"big":     uint64(math.MaxUint64),
+		"counts":  []int64{1, 2},
+		"rows":    []any{[]int64{1, 2}, []int64{3, 4}},
+		"ref_row": []any{map[string]any{"dataset": h5.Reference{Path: "/x"}, "dimension": int64(0)}},
+	} {
+		if v, err := a.Get(name); err != nil || !reflect.DeepEqual(v, want) {
+			t.Errorf("Get(%s) = %#v, %v; want %#v", name, v, err, want)
+		}
+	}
 }

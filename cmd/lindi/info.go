@@ -56,7 +56,10 @@ func describe(obj h5.Object) (*objectInfo, error) {
 	info := &objectInfo{Path: obj.Path(), Attrs: map[string]any{}}
 	attrs := obj.Attrs()
 	for _, name := range attrs.Names() {
-		v, _ := attrs.Get(name)
+		v, err := attrs.Get(name)
+		if err != nil {
+			v = err // shown as <error: …>
+		}
 		info.Attrs[name] = jsonValue(v)
 	}
 	switch o := obj.(type) {

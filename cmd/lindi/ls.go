@@ -59,7 +59,10 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 func lsAttrs(w io.Writer, o h5.Object) {
 	attrs := o.Attrs()
 	for _, name := range attrs.Names() {
-		v, _ := attrs.Get(name)
+		v, err := attrs.Get(name)
+		if err != nil {
+			v = err // shown as <error: …>
+		}
 		fmt.Fprintf(w, "    @%s = %s\n", name, formatValue(v))
 	}
 }

@@ -61,12 +61,7 @@ func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) 
 	if t := hd.Datatype(); t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference {
 		s.items = &itemDecoder{hf: hf, t: t}
 	}
-	s.fill = zarrmeta.Fill{Bytes: make([]byte, hd.Datatype().Size)}
-	if fv := hd.Fill(); fv.Defined && len(fv.Value) == int(hd.Datatype().Size) && s.items == nil {
-		s.fill.Bytes = fv.Value
-	} else if !fv.Defined {
-		s.fill.Null = true
-	}
+	s.fill = fill(hd, s.dtype, s.items != nil)
 	for _, c := range hd.Chunks() {
 		s.chunks = append(s.chunks, int(c))
 	}
@@ -79,6 +74,33 @@ func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) 
 	}
 	s.codecs = full.IDs()
 	return s, nil
+}
+
+// fill gives the fill value users see, by the rule LINDI's fill_value
+// follows: an HDF5 file that sets no fill value reads unwritten elements as
+// zeros (h5py's fillvalue is then 0), so it is zeros, never Null; a
+// variable-length string or reference dataset's is the empty string. The
+// engine fills with its Bytes, which stay zeros for elements decoded by
+// items (their stored bytes are heap IDs or addresses).
+func fill(hd *hdf5.Dataset, dt zarrmeta.DType, items bool) zarrmeta.Fill {
+	size := int(hd.Datatype().Size)
+	f := zarrmeta.Fill{Bytes: make([]byte, size)}
+	if fv := hd.Fill(); fv.Defined && len(fv.Value) == size && !items {
+		f.Bytes = fv.Value
+	}
+	if dt.Kind == zarrmeta.KindObject {
+		return zarrmeta.Fill{Object: ""}
+	}
+	return f
+}
+
+// engineFill is the stored element unwritten elements read as: zeros for
+// elements the items decode (a zero heap ID or address).
+func (s *storage) engineFill() []byte {
+	if s.fill.Bytes == nil {
+		return make([]byte, s.hd.Datatype().Size)
+	}
+	return s.fill.Bytes
 }
 
 // describe fills in the dataset's metadata.
@@ -152,7 +174,7 @@ func (s *storage) build(ctx context.Context) (*engine.Chunked, error) {
 	}
 	return &engine.Chunked{
 		Shape: s.dims, Chunks: slices.Clone(loc.Grid()), ItemSize: int(s.hd.Datatype().Size),
-		Fill: s.fill.Bytes, Name: s.path, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
+		Fill: s.engineFill(), Name: s.path, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
 		Locator: &locator{loc: loc, src: s.hf.Source()},
 	}, nil
 }

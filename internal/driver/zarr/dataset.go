@@ -37,7 +37,20 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		if meta.DType.Kind != zarrmeta.KindObject {
 			return nil, fmt.Errorf("%s: %w: _COMPOUND_DTYPE on a %s array", path, driver.ErrFormat, meta.DType)
 		}
-		d.DType = ct
+		// An HDF5 compound's unwritten elements are zeros; LINDI's 0 for
+		// the object array says nothing else.
+		d.DType, d.Fill = ct, zarrmeta.Fill{Bytes: make([]byte, ct.Size)}
+	}
+	var items driver.Items
+	if t.lindi != nil && meta.DType.Kind == zarrmeta.KindUnicode {
+		// HDF5 has no UTF-32 strings: LINDI writes an HDF5 variable-length
+		// string scalar as "<U n". It reads as the HDF5 file does: |O, strings.
+		u := unicodeItems{dtype: meta.DType}
+		fill, err := u.decode(meta.Fill.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: fill value: %w", path, err)
+		}
+		d.DType, d.Fill, items = zarrmeta.DType{Kind: zarrmeta.KindObject, Size: 8}, zarrmeta.Fill{Object: fill}, u
 	}
 	pipe, err := t.env.Codecs.Pipeline(meta.Compressor, meta.Filters)
 	if err != nil {
@@ -60,6 +73,8 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 	if objects {
 		_, rows := za.CompoundDType()
 		st.Items = jsonItems{rows: rows, dtype: d.DType}
+	} else {
+		st.Items = items
 	}
 	d.Storage = st
 	return d, nil
