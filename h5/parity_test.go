@@ -13,6 +13,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // TestLayout: an HDF5 dataset that is not chunked reports its layout and no
@@ -195,5 +196,97 @@ func TestAttrsTypes(t *testing.T) {
 		if v, err := a.Get(name); err != nil || !reflect.DeepEqual(v, want) {
 			t.Errorf("Get(%s) = %#v, %v; want %#v", name, v, err, want)
 		}
+	}
+}
+
+const parityDir = "../testdata/parity"
+
+func openParity(t *testing.T, name string) *h5.File {
+	t.Helper()
+	f, err := h5.Open(ctx, parityDir+"/"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// TestCompoundReferences: an NWB-style compound of integers and an object
+// reference (intervals/epochs/timeseries) reads with the same typed fields
+// from HDF5 and from LINDI, its references resolvable with Deref.
+func TestCompoundReferences(t *testing.T) {
+	for _, name := range []string{"parity.h5", "parity.lindi.json"} {
+		t.Run(name, func(t *testing.T) {
+			f := openParity(t, name)
+			d, err := f.Dataset(ctx, "intervals/epochs/timeseries")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.DType().String(); got != "[('idx_start', '<i4'), ('count', '<i4'), ('timeseries', '|O')]" {
+				t.Errorf("dtype %s", got)
+			}
+			if k := d.DType().Fields[2].DType.Kind; k != zarrmeta.KindReference {
+				t.Errorf("timeseries field is %v, want reference", k)
+			}
+			a, err := d.Read(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for field, want := range map[string][]int32{"idx_start": {0, 5, 8, 10}, "count": {5, 3, 2, 1}} {
+				col, err := a.Field(field)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, err := h5.As[int32](col)
+				if err != nil || !slices.Equal(v.Data, want) || !slices.Equal(v.Shape, []int{4}) {
+					t.Errorf("%s = %v, %v; want %v", field, v, err, want)
+				}
+			}
+			col, err := a.Field("timeseries")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h5.As[string](col); !errors.Is(err, h5.ErrType) {
+				t.Errorf("references read as strings: %v", err)
+			}
+			refs, err := h5.As[h5.Reference](col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paths []string
+			for _, r := range refs.Data {
+				o, err := f.Deref(ctx, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				paths = append(paths, o.Path())
+			}
+			want := []string{"/acquisition/ts1", "/acquisition/ts2", "/acquisition/ts1", "/acquisition/ts2"}
+			if !slices.Equal(paths, want) {
+				t.Errorf("timeseries → %v, want %v", paths, want)
+			}
+		})
+	}
+}
+
+// TestParitySameFromBothForms runs the comparison of TestSameFromBothForms on
+// the parity fixture, whose attributes are 2-D and 3-D, unsigned, float32 and
+// whose datasets include a compound with references and a string scalar.
+func TestParitySameFromBothForms(t *testing.T) {
+	h, l := describeFile(t, openParity(t, "parity.h5")), describeFile(t, openParity(t, "parity.lindi.json"))
+	if len(h) != len(l) {
+		t.Errorf("%d paths from HDF5, %d from LINDI", len(h), len(l))
+	}
+	for _, p := range slices.Sorted(maps.Keys(h)) {
+		if h[p] != l[p] {
+			t.Errorf("%s\n  HDF5:  %s\n  LINDI: %s", p, h[p], l[p])
+		}
+	}
+	root := openParity(t, "parity.h5").Root().Attrs()
+	if v, err := root.Get("matrix"); err != nil || !reflect.DeepEqual(v, []any{[]int64{0, 1, 2}, []int64{3, 4, 5}}) {
+		t.Errorf("matrix = %#v, %v", v, err)
+	}
+	if v, err := root.Get("sweep_number"); err != nil || v != int64(5) {
+		t.Errorf("sweep_number = %#v, %v", v, err)
 	}
 }

@@ -14,8 +14,10 @@ import (
 // Array is the result of a read: the selected elements in C order, with the
 // dataset's dtype in native byte order. Fixed-size elements are in Data;
 // elements of object arrays (variable-length strings, references, compound
-// rows that hold references) are in Objects instead, as string, []byte,
-// int64, float64, bool, Reference or []any (a compound row).
+// rows that hold references or variable-length members) are in Objects
+// instead, as string, []byte, int64, float64, bool, Reference or []any (a
+// compound row: its fields in order, of the same types; uint64 only for
+// values above math.MaxInt64). Field picks one field of such rows.
 type Array struct {
 	DType   zarrmeta.DType
 	Shape   []int
@@ -114,11 +116,16 @@ func (d *Dataset) items(ctx context.Context, st *driver.Stored, a *Array, raw []
 }
 
 // references turns the drivers' references in an item (a compound row's
-// fields too) into References.
+// fields too) into References, and integers that fit into int64 (HDF5's
+// unsigned members) into int64, as they read from JSON.
 func references(v any) any {
 	switch x := v.(type) {
 	case driver.Ref:
 		return Reference{Path: x.Path}
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x)
+		}
 	case []any:
 		for i := range x {
 			x[i] = references(x[i])

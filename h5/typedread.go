@@ -247,24 +247,17 @@ func asRefs(a *Array) (*Typed[Reference], error) {
 	return out, nil
 }
 
-// Field returns one field of a compound array as an array of its own dtype (a copy).
+// Field returns one field of a compound array as an array of its own dtype (a
+// copy). A field of numbers, booleans or bytes is in Data whether the rows
+// were packed or kept as objects, so As and AsExact read it; a reference or
+// object field is in Objects.
 func (a *Array) Field(name string) (*Array, error) {
 	f, ok := a.DType.Field(name)
 	if !ok {
 		return nil, fmt.Errorf("h5: no field %q in %s: %w", name, a.DType, ErrNotFound)
 	}
 	if a.Data == nil {
-		// Rows kept as objects: pick the field's item from each row.
-		idx := fieldIndex(a.DType, name)
-		out := &Array{DType: f.DType, Shape: a.Shape, Objects: make([]any, len(a.Objects))}
-		for i, row := range a.Objects {
-			items, ok := row.([]any)
-			if !ok || idx >= len(items) {
-				return nil, fmt.Errorf("h5: row %d has no field %q: %w", i, name, ErrFormat)
-			}
-			out.Objects[i] = items[idx]
-		}
-		return out, nil
+		return a.rowField(f, fieldIndex(a.DType, name))
 	}
 	n, size, w := a.Len(), a.DType.Size, f.DType.Size*f.Count()
 	out := &Array{DType: f.DType, Shape: append(append([]int(nil), a.Shape...), f.Shape...), Data: make([]byte, n*w)}

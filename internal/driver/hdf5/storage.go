@@ -58,8 +58,14 @@ func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) 
 		return nil, err
 	}
 	s.dtype = dt
-	if t := hd.Datatype(); t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference {
+	switch t := hd.Datatype(); {
+	case t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference:
 		s.items = &itemDecoder{hf: hf, t: t}
+	case t.Class == hdf5.ClassCompound && decodedMembers(t):
+		// Rows whose references or variable-length members cannot be read
+		// from their stored bytes: decoded into rows, as LINDI stores them.
+		s.items = &rowDecoder{hf: hf, t: t}
+		markReferences(&s.dtype, t)
 	}
 	s.fill = fill(hd, s.dtype, s.items != nil)
 	for _, c := range hd.Chunks() {
@@ -147,6 +153,64 @@ func (it *itemDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, [
 	out := make([]any, rv.Len())
 	for i := range out {
 		out[i] = value(rv.Index(i).Interface())
+	}
+	return out, nil, nil
+}
+
+// decodedMembers reports whether a compound has a member whose stored bytes
+// are not its value: an object reference (an address) or a variable-length
+// member (a heap ID).
+func decodedMembers(t *hdf5.Datatype) bool {
+	for _, f := range t.Fields {
+		ft := f.Type
+		if ft.Class == hdf5.ClassArray {
+			ft = ft.Base
+		}
+		if ft.Class == hdf5.ClassReference || ft.Class == hdf5.ClassVlen ||
+			ft.Class == hdf5.ClassCompound && decodedMembers(ft) {
+			return true
+		}
+	}
+	return false
+}
+
+// markReferences gives the reference members of a compound the dtype kind
+// LINDI's _COMPOUND_DTYPE gives them ("<REFERENCE>"), so that both forms
+// of a file have one dtype; numpy's descr calls them objects.
+func markReferences(dt *zarrmeta.DType, t *hdf5.Datatype) {
+	if len(dt.Fields) != len(t.Fields) {
+		return
+	}
+	for i, f := range t.Fields {
+		if f.Type.Class == hdf5.ClassReference {
+			dt.Fields[i].DType = zarrmeta.DType{Kind: zarrmeta.KindReference, Size: dt.Fields[i].DType.Size}
+		}
+	}
+}
+
+// rowDecoder turns stored compound elements into rows: one []any per
+// element holding its members in declaration order, references as Refs.
+type rowDecoder struct {
+	hf *hdf5.File
+	t  *hdf5.Datatype
+}
+
+func (r *rowDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, []byte, error) {
+	vals, err := r.hf.Decode(ctx, r.t, raw, len(raw)/int(r.t.Size))
+	if err != nil {
+		return nil, nil, err
+	}
+	maps, ok := vals.([]map[string]any)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: compound elements decode to %T", driver.ErrFormat, vals)
+	}
+	out := make([]any, len(maps))
+	for i, m := range maps {
+		row := make([]any, len(r.t.Fields))
+		for j, f := range r.t.Fields {
+			row[j] = value(m[f.Name])
+		}
+		out[i] = row
 	}
 	return out, nil, nil
 }
