@@ -57,6 +57,10 @@ func (d *Dataset) DType() zarrmeta.DType { return d.d.DType }
 // LINDI array has empty, non-nil chunks. The slice is a copy.
 func (d *Dataset) Chunks() []int { return slices.Clone(d.d.Chunks) }
 
+// IsVirtual reports whether the dataset is an HDF5 virtual dataset, as h5py's
+// is_virtual.
+func (d *Dataset) IsVirtual() bool { return d.d.Layout == driver.Virtual }
+
 // Layout tells how the dataset's elements are stored. Every Zarr and LINDI
 // array is Chunked (LINDI writes a contiguous HDF5 dataset as one chunk or
 // splits it into several).
@@ -70,10 +74,11 @@ const (
 	Chunked    = Layout(driver.Chunked)    // in chunks, located by a chunk index or key
 	Contiguous = Layout(driver.Contiguous) // in one byte range of the file
 	Compact    = Layout(driver.Compact)    // inside the dataset's metadata
+	Virtual    = Layout(driver.Virtual)    // mapped from other datasets: HDF5 virtual datasets, not read (Err says so)
 )
 
 // String names the layout as h5py's low-level API does: "chunked",
-// "contiguous" or "compact".
+// "contiguous", "compact" or "virtual".
 func (l Layout) String() string { return driver.Layout(l).String() }
 
 // Fill is the fill value that unwritten chunks read as.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -288,5 +289,80 @@ func TestParitySameFromBothForms(t *testing.T) {
 	}
 	if v, err := root.Get("sweep_number"); err != nil || v != int64(5) {
 		t.Errorf("sweep_number = %#v, %v", v, err)
+	}
+}
+
+// TestUnreadableDatasetAlone: a virtual dataset and one stored in an
+// external file make only themselves unreadable; the file opens and its
+// other datasets read.
+func TestUnreadableDatasetAlone(t *testing.T) {
+	f := openParity(t, "broken.h5")
+	for _, tc := range []struct {
+		path, why string
+		virtual   bool
+	}{{"virtual", "virtual dataset layout", true}, {"external", "external files", false}} {
+		d, err := f.Dataset(ctx, tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Err(); err == nil || !strings.Contains(err.Error(), tc.why) {
+			t.Errorf("%s: Err() = %v, want one saying %q", tc.path, err, tc.why)
+		}
+		if _, err := d.Read(ctx, nil); err == nil {
+			t.Errorf("%s: read without an error", tc.path)
+		}
+		if d.IsVirtual() != tc.virtual || !slices.Equal(d.Shape(), []int{4}) || d.DType().String() != "<i4" {
+			t.Errorf("%s: virtual %v, shape %v, dtype %s", tc.path, d.IsVirtual(), d.Shape(), d.DType())
+		}
+	}
+	good, err := f.Dataset(ctx, "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := h5.Read[int32](ctx, good, nil); err != nil || !slices.Equal(a.Data, []int32{0, 1, 2, 3}) {
+		t.Errorf("good = %v, %v", a, err)
+	}
+}
+
+// TestOpenUnknownScheme: a URL scheme no source reads is named in the error.
+func TestOpenUnknownScheme(t *testing.T) {
+	for _, name := range []string{"s3://bucket/key.nwb", "gs://bucket/x.lindi.json"} {
+		_, err := h5.Open(ctx, name)
+		scheme, _, _ := strings.Cut(name, ":")
+		if !errors.Is(err, source.ErrScheme) || !strings.Contains(err.Error(), `"`+scheme+`"`) {
+			t.Errorf("Open(%s): %v, want ErrScheme naming %q", name, err, scheme)
+		}
+	}
+}
+
+// TestUnreadableArrayAlone: a Zarr array whose dtype this package does not
+// read is unreadable on its own; the store opens.
+func TestUnreadableArrayAlone(t *testing.T) {
+	p := writeLINDI(t, `{"version": 1, "refs": {".zgroup": {"zarr_format": 2},
+		"odd/.zarray": {"chunks": [2], "compressor": null, "dtype": "<q9", "fill_value": 0, "filters": null, "order": "C", "shape": [2], "zarr_format": 2},
+		"odd/.zattrs": {"unit": "s"},
+		"good/.zarray": {"chunks": [2], "compressor": null, "dtype": "|u1", "fill_value": 0, "filters": null, "order": "C", "shape": [2], "zarr_format": 2},
+		"good/0": "base64:AQI="}}`)
+	f, err := h5.Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	odd, err := f.Dataset(ctx, "odd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := odd.Err(); err == nil || !strings.Contains(err.Error(), "<q9") {
+		t.Errorf("Err() = %v, want one naming the dtype", err)
+	}
+	if u, err := odd.Attrs().String("unit"); err != nil || u != "s" || !slices.Equal(odd.Shape(), []int{2}) {
+		t.Errorf("unit %q, %v; shape %v", u, err, odd.Shape())
+	}
+	good, err := f.Dataset(ctx, "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := h5.Read[uint8](ctx, good, nil); err != nil || !slices.Equal(a.Data, []uint8{1, 2}) {
+		t.Errorf("good = %v, %v", a, err)
 	}
 }

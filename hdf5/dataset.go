@@ -2,6 +2,7 @@ package hdf5
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -26,6 +27,9 @@ type Dataset struct {
 	filters   []layout.Filter
 	pipes     *pipelines   // built on first use
 	loc       *locatorMemo // the Locator, once made
+	// err says why the raw data cannot be read (a virtual layout, external
+	// storage): the metadata is there, the Locator fails with err.
+	err error
 }
 
 // locatorMemo keeps a dataset's Locator once it was made.
@@ -64,7 +68,10 @@ func (ds *Dataset) load(ctx context.Context, h *objectHeader) error {
 		return err
 	}
 	m, _ = h.first(msgLayout)
-	if ds.layout, err = layout.Parse(m.body, sizes); err != nil {
+	if ds.layout, err = layout.Parse(m.body, sizes); errors.Is(err, ErrUnsupported) {
+		// A virtual dataset's metadata is readable, its data is not.
+		ds.layout, ds.err = &layout.Layout{Class: layout.Virtual}, err
+	} else if err != nil {
 		return err
 	}
 	if err := ds.loadFill(ctx, h); err != nil {
@@ -79,11 +86,16 @@ func (ds *Dataset) load(ctx context.Context, h *objectHeader) error {
 		}
 	}
 	ds.pipes = newPipelines(f.codecs, ds.filters, int(ds.dtype.Size))
-	if _, ok := h.first(msgExternalFile); ok {
-		return fmt.Errorf("%w: raw data stored in external files", ErrUnsupported)
+	if _, ok := h.first(msgExternalFile); ok && ds.err == nil {
+		ds.err = fmt.Errorf("%w: raw data stored in external files", ErrUnsupported)
 	}
 	return nil
 }
+
+// Err reports why the dataset's raw data cannot be read (a virtual layout,
+// data in external files; both ErrUnsupported), or nil. Its metadata and
+// attributes read all the same; its Locator fails with this error.
+func (ds *Dataset) Err() error { return ds.err }
 
 // loadFill reads the fill value: the new message wins over the old one.
 func (ds *Dataset) loadFill(ctx context.Context, h *objectHeader) error {

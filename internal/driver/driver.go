@@ -177,9 +177,11 @@ const (
 	Chunked    Layout = iota // in chunks, each located by the chunk index or key
 	Contiguous               // in one byte range of the file
 	Compact                  // inside the dataset's metadata
+	Virtual                  // mapped from other datasets (HDF5's virtual datasets; not read)
 )
 
-// String names the layout as h5py does: "chunked", "contiguous", "compact".
+// String names the layout as h5py does: "chunked", "contiguous", "compact",
+// "virtual".
 func (l Layout) String() string {
 	switch l {
 	case Chunked:
@@ -188,6 +190,8 @@ func (l Layout) String() string {
 		return "contiguous"
 	case Compact:
 		return "compact"
+	case Virtual:
+		return "virtual"
 	}
 	return fmt.Sprintf("Layout(%d)", int(l))
 }

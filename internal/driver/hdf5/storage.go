@@ -35,6 +35,9 @@ type storage struct {
 }
 
 func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) {
+	if err := hd.Err(); err != nil {
+		return nil, err
+	}
 	s := &storage{hf: hf, hd: hd, path: path}
 	space := hd.Space()
 	for _, n := range hd.Shape() {

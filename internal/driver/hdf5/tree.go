@@ -175,6 +175,10 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 		for _, n := range hd.Shape() {
 			d.Shape = append(d.Shape, int(min(n, math.MaxInt32)))
 		}
+		d.DType, _ = numpyDType(hd.Datatype()) // shown when known
+		if hd.Layout() == hdf5.LayoutVirtual {
+			d.Layout = driver.Virtual
+		}
 		d.Err = fmt.Errorf("%s: %w", path, err)
 		return d, nil
 	}

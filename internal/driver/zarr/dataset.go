@@ -2,8 +2,10 @@ package zarr
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
@@ -15,13 +17,15 @@ import (
 
 // dataset builds a dataset from its .zarray and .zattrs.
 func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*driver.Dataset, error) {
-	meta, err := zarrmeta.ParseArray(zarray)
-	if err != nil {
-		return nil, fmt.Errorf("%s/.zarray: %w", key, err)
-	}
 	attrs, err := userAttrs(za)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	meta, err := zarrmeta.ParseArray(zarray)
+	if err != nil {
+		// An array this package cannot describe (a dtype it does not read)
+		// is unreadable on its own; the rest of the store reads.
+		return &driver.Dataset{Attrs: attrs, Shape: shapeOf(zarray), Err: fmt.Errorf("%s/.zarray: %w", key, err)}, nil
 	}
 	d := &driver.Dataset{
 		Attrs: attrs, Shape: meta.Shape, DType: meta.DType, Chunks: meta.Chunks, Fill: meta.Fill,
@@ -166,4 +170,14 @@ func (e *external) open(ctx context.Context) (*driver.Stored, error) {
 		return nil, d.Err
 	}
 	return d.Storage.Stored(ctx)
+}
+
+// shapeOf reads the shape of a .zarray that does not parse as a whole, for
+// display; empty when it has none.
+func shapeOf(zarray []byte) []int {
+	var m struct{ Shape []int }
+	if json.Unmarshal(zarray, &m) != nil || slices.ContainsFunc(m.Shape, func(n int) bool { return n < 0 }) {
+		return []int{}
+	}
+	return append([]int{}, m.Shape...)
 }
