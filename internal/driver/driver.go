@@ -215,6 +215,15 @@ type Dataset struct {
 	Codecs []string
 	// Scalar is set for a dataset of shape ().
 	Scalar bool
+	// MaxShape is the shape the dataset may grow to, -1 for an unlimited
+	// dimension; nil when the format does not record one (Zarr).
+	MaxShape []int
+	// Filters is an HDF5 dataset's filter pipeline with its options; nil
+	// for other formats, whose Codecs say what there is.
+	Filters []Filter
+	// Enum maps the names of an enumerated type to their values; nil for
+	// other dtypes.
+	Enum map[string]int64
 	// Err says why the dataset cannot be read; Storage is then nil.
 	Err error
 	// Storage gives the engine's view of the stored elements.
@@ -222,6 +231,12 @@ type Dataset struct {
 }
 
 func (*Dataset) node() {}
+
+// Filter is one filter of an HDF5 dataset's pipeline.
+type Filter struct {
+	ID      int      // the HDF5 filter ID
+	Options []uint32 // the filter's client data
+}
 
 // Storage gives a dataset's stored form, reading what it needs (a chunk
 // index, an external HDF5 file) on first use. It is safe for concurrent use.

@@ -115,6 +115,7 @@ func (s *storage) engineFill() []byte {
 // describe fills in the dataset's metadata.
 func (s *storage) describe(d *driver.Dataset) {
 	d.Shape, d.DType, d.Fill, d.Codecs, d.Scalar = s.shape, s.dtype, s.fill, s.codecs, s.scalar
+	describeMore(d, s.hd)
 	switch s.hd.Layout() {
 	case hdf5.LayoutCompact:
 		d.Layout = driver.Compact

@@ -176,6 +176,7 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 			d.Shape = append(d.Shape, int(min(n, math.MaxInt32)))
 		}
 		d.DType, _ = numpyDType(hd.Datatype()) // shown when known
+		describeMore(d, hd)
 		if hd.Layout() == hdf5.LayoutVirtual {
 			d.Layout = driver.Virtual
 		}
