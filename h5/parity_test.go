@@ -468,3 +468,39 @@ func TestDimensionScales(t *testing.T) {
 		t.Errorf("NAME %q, %v", name, err)
 	}
 }
+
+// TestComplex: h5py's complex64 and complex128 ({r, i} compounds) read as
+// complex dtypes and Go complex numbers; real dtypes convert with 0i.
+func TestComplex(t *testing.T) {
+	f := openParity(t, "features.h5")
+	c64, err := f.Dataset(ctx, "complex64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c64.DType().String() != "<c8" {
+		t.Errorf("dtype %s, want <c8", c64.DType())
+	}
+	a, err := h5.Read[complex64](ctx, c64, nil)
+	if err != nil || !slices.Equal(a.Data, []complex64{1 + 2i, -3.5i, 4}) {
+		t.Errorf("complex64 = %v, %v", a, err)
+	}
+	c128, err := f.Dataset(ctx, "complex128")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := h5.Read[complex128](ctx, c128, nil)
+	if err != nil || !slices.Equal(b.Data, []complex128{1 + 2i, 3 - 4i}) || !slices.Equal(b.Shape, []int{1, 2}) || c128.DType().String() != "<c16" {
+		t.Errorf("complex128 = %v, %v (%s)", b, err, c128.DType())
+	}
+	type myComplex complex128
+	if c, err := h5.Read[myComplex](ctx, c64, parse(t, "1")); err != nil || c.Data[0] != -3.5i {
+		t.Errorf("named complex type: %v, %v", c, err)
+	}
+	grid, _ := f.Dataset(ctx, "grid")
+	if g, err := h5.Read[complex64](ctx, grid, parse(t, "0, 1:3")); err != nil || !slices.Equal(g.Data, []complex64{1, 2}) {
+		t.Errorf("real as complex: %v, %v", g, err)
+	}
+	if _, err := h5.Read[float64](ctx, c64, nil); !errors.Is(err, h5.ErrType) {
+		t.Errorf("complex as float64: %v, want ErrType", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -20,7 +21,9 @@ import (
 //     as 0 and 1); the result shares the read's memory when the dtype is T's;
 //   - string takes fixed-size bytes ("|S n", trailing NULs dropped, as numpy
 //     does), fixed-size unicode ("<U n") and variable-length strings;
-//   - Reference takes object references.
+//   - Reference takes object references;
+//   - complex64 and complex128 take complex dtypes (h5py's {r, i}
+//     compounds too) and any real numeric dtype (imaginary part 0).
 //
 // Any other dtype fails with ErrType. ReadExact reads without conversion.
 func Read[T Element](ctx context.Context, d *Dataset, sel selection.Selection) (*Typed[T], error) {
@@ -61,7 +64,11 @@ func As[T Element](a *Array) (*Typed[T], error) {
 	case Reference:
 		out, err = asRefs(a)
 	default:
-		out, err = asNumbers[T](a)
+		if k := reflect.TypeFor[T]().Kind(); k == reflect.Complex64 || k == reflect.Complex128 {
+			out, err = asComplex[T](a)
+		} else {
+			out, err = asNumbers[T](a)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -274,4 +281,46 @@ func fieldIndex(dt zarrmeta.DType, name string) int {
 		}
 	}
 	return -1
+}
+
+// asComplex converts a complex or real array to T, whose underlying type is
+// complex64 or complex128.
+func asComplex[T Element](a *Array) (*Typed[T], error) {
+	dt := a.DType
+	var out []T
+	if dt.Kind == zarrmeta.KindComplex {
+		n := len(a.Data) / dt.Size
+		out = make([]T, n)
+		for i := range n {
+			var re, im float64
+			if dt.Size == 8 {
+				re = float64(math.Float32frombits(binary.NativeEndian.Uint32(a.Data[8*i:])))
+				im = float64(math.Float32frombits(binary.NativeEndian.Uint32(a.Data[8*i+4:])))
+			} else if dt.Size == 16 {
+				re = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i:]))
+				im = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i+8:]))
+			} else {
+				return nil, fmt.Errorf("dtype %s does not convert to %T: %w", dt, *new(T), ErrType)
+			}
+			out[i] = fromComplex[T](re, im)
+		}
+		return &Typed[T]{Shape: a.Shape, Data: out}, nil
+	}
+	re, err := numbers[float64](a)
+	if err != nil {
+		return nil, err
+	}
+	out = make([]T, len(re))
+	for i, x := range re {
+		out[i] = fromComplex[T](x, 0)
+	}
+	return &Typed[T]{Shape: a.Shape, Data: out}, nil
+}
+
+// fromComplex builds a T (whose underlying type is complex64 or complex128)
+// from its parts.
+func fromComplex[T Element](re, im float64) T {
+	var t T
+	reflect.ValueOf(&t).Elem().SetComplex(complex(re, im))
+	return t
 }

@@ -126,8 +126,13 @@ func (s *storage) describe(d *driver.Dataset) {
 	}
 }
 
-// numpyDType gives the numpy dtype of an HDF5 datatype.
+// numpyDType gives the numpy dtype of an HDF5 datatype. A compound of two
+// floats of one size named "r" and "i" is a complex number, as h5py writes
+// and reads complex64 and complex128.
 func numpyDType(t *hdf5.Datatype) (zarrmeta.DType, error) {
+	if dt, ok := complexDType(t); ok {
+		return dt, nil
+	}
 	descr, err := t.NumpyDescr()
 	if err != nil {
 		return zarrmeta.DType{}, err
@@ -263,4 +268,22 @@ func (l *locator) Locate(ctx context.Context, coords []int) (engine.Chunk, error
 		out.Src, out.Off, out.Len = l.src, c.Off, c.Len
 	}
 	return out, nil
+}
+
+// complexDType recognises h5py's complex numbers.
+func complexDType(t *hdf5.Datatype) (zarrmeta.DType, bool) {
+	if t.Class != hdf5.ClassCompound || len(t.Fields) != 2 {
+		return zarrmeta.DType{}, false
+	}
+	r, i := t.Fields[0], t.Fields[1]
+	if r.Name != "r" || i.Name != "i" || r.Type.Class != hdf5.ClassFloat || i.Type.Class != hdf5.ClassFloat ||
+		r.Type.Size != i.Type.Size || r.Type.BigEndian != i.Type.BigEndian || r.Offset != 0 ||
+		i.Offset != r.Type.Size || t.Size != 2*r.Type.Size || (r.Type.Size != 4 && r.Type.Size != 8) {
+		return zarrmeta.DType{}, false
+	}
+	order := zarrmeta.LittleEndian
+	if r.Type.BigEndian {
+		order = zarrmeta.BigEndian
+	}
+	return zarrmeta.DType{Kind: zarrmeta.KindComplex, Order: order, Size: int(t.Size)}, true
 }
