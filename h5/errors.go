@@ -15,7 +15,8 @@ var (
 	ErrNotDataset = errors.New("h5: not a dataset")
 	// ErrLinkCycle is wrapped by errors for soft links that lead back to themselves.
 	ErrLinkCycle = errors.New("h5: soft link cycle")
-	// ErrExternalLink is wrapped by errors for links into another file, which are not followed.
+	// ErrExternalLink is wrapped by errors for links into another file that
+	// cannot be followed (the file does not open, the path is not in it).
 	ErrExternalLink = errors.New("h5: external link not followed")
 	// ErrType is wrapped by errors for reads or conversions that the dataset's dtype does not allow.
 	ErrType = errors.New("h5: type mismatch")

@@ -27,6 +27,8 @@ type File struct {
 	// finder, when set, looks up members that groups do not list (a store
 	// that cannot be listed).
 	finder driver.Finder
+	// ext holds the files external links opened.
+	ext *externals
 }
 
 // Option configures Open.
@@ -169,6 +171,7 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 		pool.Close()
 		return nil, fmt.Errorf("h5: open %s: %w", name, err)
 	}
+	f.ext = newExternals(f, opts)
 	return f, nil
 }
 
@@ -269,5 +272,11 @@ func (f *File) Deref(ctx context.Context, r Reference) (Object, error) { return 
 // Stats returns the I/O statistics of every object the file has read from.
 func (f *File) Stats() []source.NamedStats { return f.env.Pool.Stats() }
 
-// Close releases the file's sources. Reads in progress fail.
-func (f *File) Close() error { return f.env.Pool.Close() }
+// Close releases the file's sources and those of the files its external
+// links opened. Reads in progress fail.
+func (f *File) Close() error {
+	if f.ext != nil {
+		f.ext.close()
+	}
+	return f.env.Pool.Close()
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/http"
 	"reflect"
 	"slices"
 	"strings"
@@ -502,5 +503,52 @@ func TestComplex(t *testing.T) {
 	}
 	if _, err := h5.Read[float64](ctx, c64, nil); !errors.Is(err, h5.ErrType) {
 		t.Errorf("complex as float64: %v, want ErrType", err)
+	}
+}
+
+// TestExternalLinks: an external link is followed into the other file,
+// named relative to the linking file; a missing file or a loop is an error
+// on that link alone.
+func TestExternalLinks(t *testing.T) {
+	f := openParity(t, "features.h5")
+	d, err := f.Dataset(ctx, "ext")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := h5.Read[int32](ctx, d, nil); err != nil || !slices.Equal(a.Data, []int32{0, 1, 2, 3}) {
+		t.Errorf("ext = %v, %v", a, err)
+	}
+	if d.File() == f || !strings.HasSuffix(d.File().Name(), "ext-target.h5") || d.Path() != "/data" {
+		t.Errorf("ext is %s in %s", d.Path(), d.File().Name())
+	}
+	if _, err := f.Get(ctx, "ext_missing"); !errors.Is(err, h5.ErrExternalLink) || !strings.Contains(err.Error(), "no-such-file.h5") {
+		t.Errorf("ext_missing: %v, want ErrExternalLink naming the file", err)
+	}
+	if _, err := f.Get(ctx, "ext_loop"); !errors.Is(err, h5.ErrLinkCycle) {
+		t.Errorf("ext_loop: %v, want ErrLinkCycle", err)
+	}
+	if _, err := f.Dataset(ctx, "grid"); err != nil {
+		t.Errorf("the rest of the file: %v", err)
+	}
+}
+
+// TestExternalLinkFromURL: a file read over HTTP resolves its links against
+// its URL and may not link to local files.
+func TestExternalLinkFromURL(t *testing.T) {
+	base := startServer(t, http.FileServer(http.Dir(parityDir)))
+	f, err := h5.Open(ctx, base+"/features.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "ext")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.File().Name() != base+"/ext-target.h5" {
+		t.Errorf("ext opened %s", d.File().Name())
+	}
+	if a, err := h5.Read[int32](ctx, d, nil); err != nil || !slices.Equal(a.Data, []int32{0, 1, 2, 3}) {
+		t.Errorf("ext = %v, %v", a, err)
 	}
 }
