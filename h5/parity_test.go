@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/driver"
@@ -550,5 +551,49 @@ func TestExternalLinkFromURL(t *testing.T) {
 	}
 	if a, err := h5.Read[int32](ctx, d, nil); err != nil || !slices.Equal(a.Data, []int32{0, 1, 2, 3}) {
 		t.Errorf("ext = %v, %v", a, err)
+	}
+}
+
+// TestDatetimes: numpy datetime64 and timedelta64 arrays written by
+// zarr-python read as their counts and convert to times and durations.
+func TestDatetimes(t *testing.T) {
+	f := openParity(t, "dt.zarr")
+	read := func(path string) *h5.Array {
+		t.Helper()
+		d, err := f.Dataset(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Err() != nil {
+			t.Fatal(d.Err())
+		}
+		a, err := d.Read(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	times := read("times")
+	if times.DType.String() != "<M8[s]" {
+		t.Errorf("dtype %s", times.DType)
+	}
+	got, err := h5.Times(times)
+	want := []time.Time{time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2021, 6, 1, 12, 30, 0, 0, time.UTC), {}}
+	if err != nil || !slices.EqualFunc(got, want, time.Time.Equal) {
+		t.Errorf("times = %v, %v", got, err)
+	}
+	if c, err := h5.As[int64](times); err != nil || c.Data[0] != 1577836800 || c.Data[2] != h5.NaT {
+		t.Errorf("counts = %v, %v", c, err)
+	}
+	days, err := h5.Times(read("days"))
+	if err != nil || !days[1].Equal(time.Date(2020, 3, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("days = %v, %v", days, err)
+	}
+	deltas, err := h5.Durations(read("deltas"))
+	if err != nil || !slices.Equal(deltas, []time.Duration{1500 * time.Millisecond, -20 * time.Millisecond}) {
+		t.Errorf("deltas = %v, %v", deltas, err)
+	}
+	if _, err := h5.Durations(times); !errors.Is(err, h5.ErrType) {
+		t.Errorf("Durations of datetimes: %v", err)
 	}
 }

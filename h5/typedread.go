@@ -19,6 +19,8 @@ import (
 //   - a Number T takes any numeric or boolean dtype, converted as Go
 //     conversions do (float to integer truncates toward zero; booleans read
 //     as 0 and 1); the result shares the read's memory when the dtype is T's;
+//     datetime64 and timedelta64 give their int64 counts of the dtype's
+//     Unit (Times and Durations convert them);
 //   - string takes fixed-size bytes ("|S n", trailing NULs dropped, as numpy
 //     does), fixed-size unicode ("<U n") and variable-length strings;
 //   - Reference takes object references;
@@ -185,7 +187,7 @@ func numbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
 		return convert[T](view[int16](a.Data)), nil
 	case dt.Kind == zarrmeta.KindInt && dt.Size == 4:
 		return convert[T](view[int32](a.Data)), nil
-	case dt.Kind == zarrmeta.KindInt && dt.Size == 8:
+	case (dt.Kind == zarrmeta.KindInt || isTime(dt)) && dt.Size == 8:
 		return convert[T](view[int64](a.Data)), nil
 	}
 	return nil, fmt.Errorf("dtype %s does not convert to %s: %w", dt, reflect.TypeFor[T](), ErrType)
