@@ -18,7 +18,8 @@ type Reference struct {
 // Attrs holds an object's attributes. Values have one of these Go types,
 // whatever the file format:
 //
-//	nil, bool, int64, uint64, float64, string, Reference      scalars
+//	nil, bool, int64, uint64, float64, string, Reference,
+//	RegionReference                                          scalars
 //	[]bool, []int64, []uint64, []float64, []string, []Reference  1-D arrays
 //	map[string]any                                           a compound element: field name → value
 //	[]any                                                    anything else: an N-d array as nested
@@ -257,6 +258,8 @@ func normalize(v any) any {
 	switch x := v.(type) {
 	case driver.Ref:
 		return Reference{Path: x.Path}
+	case driver.RegionRef:
+		return regionReference(x)
 	case []driver.Ref:
 		out := make([]Reference, len(x))
 		for i, r := range x {

@@ -15,7 +15,8 @@ import (
 // dataset's dtype in native byte order. Fixed-size elements are in Data;
 // elements of object arrays (variable-length strings, references, compound
 // rows that hold references or variable-length members) are in Objects
-// instead, as string, []byte, int64, float64, bool, Reference or []any (a
+// instead, as string, []byte, int64, float64, bool, Reference,
+// RegionReference or []any (a
 // compound row: its fields in order, of the same types; uint64 only for
 // values above math.MaxInt64). Field picks one field of such rows.
 type Array struct {
@@ -122,6 +123,8 @@ func references(v any) any {
 	switch x := v.(type) {
 	case driver.Ref:
 		return Reference{Path: x.Path}
+	case driver.RegionRef:
+		return regionReference(x)
 	case uint64:
 		if x <= math.MaxInt64 {
 			return int64(x)

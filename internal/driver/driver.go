@@ -121,6 +121,16 @@ type Ref struct {
 	Path string
 }
 
+// RegionRef is a dataset region reference: the dataset's path and the
+// elements selected, as hyperslab blocks (first and last coordinates,
+// inclusive) or points; All for the whole dataset, nothing for none.
+type RegionRef struct {
+	Path   string
+	All    bool
+	Blocks [][2][]uint64
+	Points [][]uint64
+}
+
 // LinkKind tells what a link in a group points at.
 type LinkKind int
 

@@ -142,6 +142,9 @@ def write_features():
         regs[1] = grid.regionref[0, :]
         regs[2] = grid.regionref[4:8:2, 9]
         grid.attrs["corner"] = grid.regionref[0:2, 0:2]
+        sp = grid.id.get_space()
+        sp.select_elements(np.array([[1, 1], [2, 3]], dtype="u8"))
+        grid.attrs["points"] = h5py.h5r.create(grid.id, b".", h5py.h5r.DATASET_REGION, sp)
         f.create_dataset("filtered", data=np.arange(100, dtype="i4"), chunks=(10,), maxshape=(None,),
                          compression="gzip", compression_opts=4, shuffle=True, fletcher32=True)
         f.create_dataset("scaleoffset", data=np.arange(20, dtype="i4"), chunks=(5,), scaleoffset=0)

@@ -138,6 +138,14 @@ func value(v any) any {
 			out[i] = driver.Ref{Path: r.Path}
 		}
 		return out
+	case hdf5.RegionRef:
+		return regionRef(x)
+	case []hdf5.RegionRef:
+		out := make([]any, len(x))
+		for i, r := range x {
+			out[i] = regionRef(r)
+		}
+		return out
 	case map[string]any:
 		for k, f := range x {
 			x[k] = value(f)
@@ -193,4 +201,8 @@ func joinPath(dir, name string) string {
 		return "/" + name
 	}
 	return dir + "/" + name
+}
+
+func regionRef(r hdf5.RegionRef) driver.RegionRef {
+	return driver.RegionRef{Path: r.Path, All: r.Kind == hdf5.RegionAll, Blocks: r.Blocks, Points: r.Points}
 }
