@@ -31,8 +31,9 @@ type RegionRef struct {
 	Blocks [][2][]uint64
 }
 
-// maxRegionItems bounds the points or blocks one region reference may list.
-const maxRegionItems = 1 << 24
+// maxRegionItems bounds the points or blocks one region reference may list
+// (a regular hyperslab's blocks times its rank), against hostile files.
+const maxRegionItems = 1 << 22
 
 func (f *File) decodeRegions(ctx context.Context, t *Datatype, n int, elem func(int) []byte) (any, error) {
 	sz := f.r.Sizes()
@@ -198,7 +199,7 @@ func regularBlocks(next func() uint64, rank uint32, d *fileio.Decoder) ([][2][]u
 	total := uint64(1)
 	for j := range rank {
 		start[j], stride[j], count[j], block[j] = next(), next(), next(), next()
-		if count[j] == 0 || block[j] == 0 || count[j] > maxRegionItems || total*count[j] > maxRegionItems {
+		if count[j] == 0 || block[j] == 0 || count[j] > maxRegionItems || total*count[j]*uint64(rank) > maxRegionItems {
 			return nil, fmt.Errorf("%w: hyperslab count %d, block %d", ErrFormat, count[j], block[j])
 		}
 		total *= count[j]

@@ -73,3 +73,13 @@ func TestRefDefinitionsRefused(t *testing.T) {
 		})
 	}
 }
+
+// FuzzGen checks that no gen entry makes ParseLINDI panic or run away.
+func FuzzGen(f *testing.F) {
+	f.Add(`[{"key": "k{{i}}", "url": "u{{ (i + 1) * 3 // 2 - -i % 4 }}", "offset": "{{i*8}}", "length": 8, "dimensions": {"i": {"stop": 3}}}]`)
+	f.Add(`[{"key": "{{ 'a' + t }}", "url": "x", "dimensions": {"t": ["p", "q"], "j": [1, 2]}}]`)
+	f.Add(`[{"key": "{{((((", "url": "x", "dimensions": {"i": {"start": 5, "stop": -5, "step": -3}}}]`)
+	f.Fuzz(func(t *testing.T, gen string) {
+		ParseLINDI("/d/f.json", []byte(`{"refs": {}, "gen": `+gen+`}`))
+	})
+}
