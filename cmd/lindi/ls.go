@@ -15,6 +15,7 @@ import (
 func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
 	recursive := fs.Bool("r", false, "list the whole tree below PATH")
+	withAttrs := fs.Bool("a", false, "list attributes too")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -38,14 +39,16 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	fmt.Fprintln(tw, lsLine(obj.Path(), h5.Link{Kind: h5.HardLink}, obj))
-	lsAttrs(tw, obj)
+	if *withAttrs {
+		lsAttrs(tw, obj)
+	}
 	g, ok := obj.(*h5.Group)
 	if !ok {
 		return nil
 	}
 	return g.Walk(ctx, func(p string, l h5.Link, o h5.Object, err error) error {
 		fmt.Fprintln(tw, lsLine(p, l, o))
-		if l.Kind == h5.HardLink {
+		if l.Kind == h5.HardLink && *withAttrs {
 			lsAttrs(tw, o)
 		}
 		if !*recursive {
