@@ -23,6 +23,8 @@ var (
 	// ErrAttribute is wrapped by errors for attributes that exist but could
 	// not be decoded (a datatype this package does not read).
 	ErrAttribute = errors.New("h5: attribute not decoded")
+	// ErrShort is wrapped by errors for a destination too small for a read.
+	ErrShort = errors.New("h5: destination too small")
 	// ErrFormat is wrapped by errors for metadata that cannot be understood.
 	ErrFormat = driver.ErrFormat
 	// ErrNeedsHDF5 is wrapped by errors for datasets kept only in an HDF5 file

@@ -673,3 +673,58 @@ func TestRegionPoints(t *testing.T) {
 		t.Errorf("points = %#v, want %#v", v, want)
 	}
 }
+
+// TestReadInto: ReadInto fills the caller's buffer with what Read gives,
+// overwriting what was there (missing chunks too), and refuses a buffer too
+// small or of another type.
+func TestReadInto(t *testing.T) {
+	for _, name := range []string{"fixture.h5", "fixture.lindi.json"} {
+		t.Run(name, func(t *testing.T) {
+			f := open(t, name)
+			for _, tc := range []struct{ path, sel string }{
+				{"misc/partially_written", "::3, 5:"},
+				{"misc/big_endian_f8", "::-5"},
+			} {
+				d, err := f.Dataset(ctx, tc.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := h5.Read[float64](ctx, d, parse(t, tc.sel))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var shape []int
+				got := make([]float64, len(want.Data)+3)
+				for i := range got {
+					got[i] = -99
+				}
+				if d.DType().Size == 4 {
+					dst := make([]float32, len(want.Data)+3)
+					for i := range dst {
+						dst[i] = -99
+					}
+					shape, err = h5.ReadInto(ctx, d, parse(t, tc.sel), dst)
+					for i, x := range dst {
+						got[i] = float64(x)
+					}
+				} else {
+					shape, err = h5.ReadInto(ctx, d, parse(t, tc.sel), got)
+				}
+				if err != nil || !slices.Equal(shape, want.Shape) || !slices.Equal(got[:len(want.Data)], want.Data) || got[len(got)-1] != -99 {
+					t.Errorf("%s: shape %v, %v; got %v, want %v", tc.path, shape, err, got[:min(8, len(got))], want.Data[:min(8, len(want.Data))])
+				}
+			}
+			d, _ := f.Dataset(ctx, "misc/big_endian_f8")
+			if _, err := h5.ReadInto(ctx, d, parse(t, "0:10"), make([]float64, 9)); !errors.Is(err, h5.ErrShort) {
+				t.Errorf("short dst: %v, want ErrShort", err)
+			}
+			if _, err := h5.ReadInto(ctx, d, nil, make([]float32, 300)); !errors.Is(err, h5.ErrType) {
+				t.Errorf("float32 dst for >f8: %v, want ErrType", err)
+			}
+			s, _ := f.Dataset(ctx, "misc/vlen_strings")
+			if _, err := h5.ReadInto(ctx, s, nil, make([]uint64, 4)); !errors.Is(err, h5.ErrType) {
+				t.Errorf("strings into numbers: %v, want ErrType", err)
+			}
+		})
+	}
+}

@@ -48,15 +48,9 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 	if d.d.Err != nil {
 		return nil, d.d.Err
 	}
-	r, err := sel.Resolve(d.d.Shape)
+	r, stored, err := d.resolve(sel)
 	if err != nil {
 		return nil, err
-	}
-	stored := r
-	if d.d.Scalar {
-		if stored, err = (selection.Selection{}).Resolve([]int{1}); err != nil {
-			return nil, err
-		}
 	}
 	st, err := d.d.Storage.Stored(ctx)
 	if err != nil {
