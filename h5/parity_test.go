@@ -16,6 +16,7 @@ import (
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -724,6 +725,62 @@ func TestReadInto(t *testing.T) {
 			s, _ := f.Dataset(ctx, "misc/vlen_strings")
 			if _, err := h5.ReadInto(ctx, s, nil, make([]uint64, 4)); !errors.Is(err, h5.ErrType) {
 				t.Errorf("strings into numbers: %v, want ErrType", err)
+			}
+		})
+	}
+}
+
+// TestReadPoints: a point selection gives, for each point, the element a
+// single-element read gives, in the order of the points, from every form.
+func TestReadPoints(t *testing.T) {
+	for _, name := range []string{"fixture.h5", "fixture-latest.h5", "fixture.lindi.json"} {
+		t.Run(name, func(t *testing.T) {
+			f := open(t, name)
+			for _, tc := range []struct {
+				path   string
+				points [][]int
+			}{
+				{"misc/f4_2d_edge", [][]int{{102, 56}, {0, 0}, {-1, 3}, {50, 30}, {0, 0}, {21, 26}}},
+				{"misc/vlen_strings", [][]int{{3}, {0}, {-2}}},
+				{"misc/partially_written", [][]int{{99, 39}, {1, 1}, {55, 2}}},
+			} {
+				d, err := f.Dataset(ctx, tc.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := d.ReadPoints(ctx, tc.points)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got.Shape, []int{len(tc.points)}) {
+					t.Errorf("%s: shape %v", tc.path, got.Shape)
+				}
+				for k, p := range tc.points {
+					sel := make(selection.Selection, len(p))
+					for j, c := range p {
+						sel[j] = selection.Index(c)
+					}
+					one, err := d.Read(ctx, sel)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if one.Objects != nil {
+						if got.Objects[k] != one.Objects[0] {
+							t.Errorf("%s point %v = %v, want %v", tc.path, p, got.Objects[k], one.Objects[0])
+						}
+						continue
+					}
+					size := one.DType.Size
+					if !slices.Equal(got.Data[k*size:(k+1)*size], one.Data) {
+						t.Errorf("%s point %v = %v, want %v", tc.path, p, got.Data[k*size:(k+1)*size], one.Data)
+					}
+				}
+			}
+			d, _ := f.Dataset(ctx, "misc/f4_2d_edge")
+			for _, bad := range [][][]int{{{103, 0}}, {{0}}, {{0, -58}}} {
+				if _, err := d.ReadPoints(ctx, bad); !errors.Is(err, selection.ErrInvalid) {
+					t.Errorf("points %v: %v, want ErrInvalid", bad, err)
+				}
 			}
 		})
 	}
