@@ -785,3 +785,76 @@ func TestReadPoints(t *testing.T) {
 		})
 	}
 }
+
+// TestIterChunks: the chunk selections cover the selection once, each inside
+// one chunk, in the chunk grid's order (h5py's iter_chunks).
+func TestIterChunks(t *testing.T) {
+	d, err := open(t, "fixture.h5").Dataset(ctx, "misc/f4_2d_edge") // (103, 57) in chunks (20, 25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sels []string
+	total := 0
+	for s, err := range d.IterChunks(ctx, parse(t, "15:45, 20:30")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sels = append(sels, s.String())
+		a, err := d.Read(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += a.Len()
+	}
+	want := []string{"15:20, 20:25", "15:20, 25:30", "20:40, 20:25", "20:40, 25:30", "40:45, 20:25", "40:45, 25:30"}
+	if !slices.Equal(sels, want) || total != 30*10 {
+		t.Errorf("chunks %v (%d elements), want %v", sels, total, want)
+	}
+	for _, err := range d.IterChunks(ctx, parse(t, "200")) {
+		if err == nil {
+			t.Error("out-of-range selection iterated")
+		}
+	}
+}
+
+// TestBlocks: blocks of rows arrive in order and equal a full read; stopping
+// early leaves no read running.
+func TestBlocks(t *testing.T) {
+	d, err := open(t, "fixture.h5").Dataset(ctx, "acquisition/ElectricalSeries/data") // (5946, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := h5.Read[int16](ctx, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, n := 0, 0
+	for b, err := range d.Blocks(ctx, 1000, 2) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := h5.As[int16](b.Array)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Start != next || !slices.Equal(v.Data, full.Data[next*24:(next+v.Shape[0])*24]) {
+			t.Fatalf("block at %d (want %d) differs", b.Start, next)
+		}
+		next += v.Shape[0]
+		n++
+	}
+	if next != 5946 || n != 6 {
+		t.Errorf("%d rows in %d blocks", next, n)
+	}
+	for b, err := range d.Blocks(ctx, 100, 4) {
+		if err != nil || b.Start != 0 {
+			t.Fatalf("first block %d, %v", b.Start, err)
+		}
+		break
+	}
+	for _, err := range d.Blocks(ctx, 0, 1) {
+		if !errors.Is(err, h5.ErrType) {
+			t.Errorf("rows 0: %v", err)
+		}
+	}
+}
