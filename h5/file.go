@@ -205,6 +205,9 @@ func (f *File) open(ctx context.Context) error {
 	if sniffErr != nil {
 		return sniffErr
 	}
+	if _, err := in.Head(ctx); err != nil && driver.NotFound(err) {
+		return err // a URL that answers 404 is missing, not malformed
+	}
 	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
 }
 

@@ -858,3 +858,16 @@ func TestBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteMissingFile: opening a URL that answers 404 says 404, not that
+// the metadata is malformed.
+func TestRemoteMissingFile(t *testing.T) {
+	base := startServer(t, http.FileServer(http.Dir(parityDir)))
+	for _, name := range []string{"/missing.nwb", "/missing.lindi.json"} {
+		_, err := h5.Open(ctx, base+name)
+		var he *source.HTTPError
+		if !errors.As(err, &he) || he.Status != 404 || errors.Is(err, h5.ErrFormat) {
+			t.Errorf("%s: %v, want the HTTP 404", name, err)
+		}
+	}
+}
