@@ -11,7 +11,7 @@ import (
 func TestRegularBlocks(t *testing.T) {
 	b := []byte{2, 0, 0, 0, 1} // version 2, regular
 	b = binary.LittleEndian.AppendUint32(b, 0)
-	b = binary.LittleEndian.AppendUint32(b, 2) // rank
+	b = binary.LittleEndian.AppendUint32(b, 2)           // rank
 	for _, v := range []uint64{4, 2, 2, 1, 9, 1, 1, 1} { // axis 0: start 4 stride 2 count 2 block 1; axis 1: 9
 		b = binary.LittleEndian.AppendUint64(b, v)
 	}
