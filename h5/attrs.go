@@ -1,11 +1,12 @@
 package h5
 
 import (
-	"github.com/lindigo/lindi/internal/driver"
-
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+
+	"github.com/lindigo/lindi/internal/driver"
 )
 
 // Reference is an object reference: the path of the object it points at. Deref
@@ -17,27 +18,57 @@ type Reference struct {
 // Attrs holds an object's attributes. Values have one of these Go types,
 // whatever the file format:
 //
-//	nil, bool, int64, uint64, float64, string, Reference      scalars
+//	nil, bool, int64, uint64, float64, string, Reference,
+//	RegionReference                                          scalars
 //	[]bool, []int64, []uint64, []float64, []string, []Reference  1-D arrays
-//	[]any                                                    anything else (mixed or nested lists)
+//	map[string]any                                           a compound element: field name → value
+//	[]any                                                    anything else: an N-d array as nested
+//	                                                         lists (rows of 1-D arrays), an array
+//	                                                         of compound elements, a mixed list
 //
-// The zero value holds no attributes.
+// The same attribute reads as the same Go value from an HDF5 file and from
+// its LINDI JSON:
+//   - integers are int64 whatever their stored width and signedness (JSON
+//     keeps no type); uint64 only holds values above math.MaxInt64;
+//   - floats of every width are float64 (a float32 0.1 reads as
+//     float64(float32(0.1)), as LINDI writes it);
+//   - an attribute of 2 or more dimensions is nested lists of its rows, as
+//     LINDI writes it and as numpy's tolist gives it.
+//
+// An attribute that cannot be decoded (a datatype this package does not
+// read) is still listed by Names; Get and the typed getters return its
+// error. The zero value holds no attributes.
 type Attrs struct {
 	vals map[string]any
+	errs map[string]error
 }
 
-// newAttrs builds Attrs from values, normalising lists to the types above.
+// newAttrs builds Attrs from a driver's values, normalising them to the
+// types above and setting aside the errors of attributes not decoded.
 func newAttrs(vals map[string]any) Attrs {
+	a := Attrs{vals: vals}
 	for k, v := range vals {
+		if err, ok := v.(error); ok {
+			if a.errs == nil {
+				a.errs = map[string]error{}
+			}
+			a.errs[k] = err
+			delete(vals, k)
+			continue
+		}
 		vals[k] = normalize(v)
 	}
-	return Attrs{vals: vals}
+	return a
 }
 
-// Names returns the attribute names, sorted.
+// Names returns the attribute names, sorted, including those that could not
+// be decoded.
 func (a Attrs) Names() []string {
-	names := make([]string, 0, len(a.vals))
+	names := make([]string, 0, len(a.vals)+len(a.errs))
 	for k := range a.vals {
+		names = append(names, k)
+	}
+	for k := range a.errs {
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -45,15 +76,24 @@ func (a Attrs) Names() []string {
 }
 
 // Len is the number of attributes.
-func (a Attrs) Len() int { return len(a.vals) }
+func (a Attrs) Len() int { return len(a.vals) + len(a.errs) }
 
-// Get returns the value of the attribute name and whether it exists.
-func (a Attrs) Get(name string) (any, bool) {
-	v, ok := a.vals[name]
-	return v, ok
+// Get returns the value of the attribute name. It fails with ErrNotFound
+// when there is no such attribute, and with the reason (wrapping
+// ErrAttribute) when the attribute exists but could not be decoded.
+func (a Attrs) Get(name string) (any, error) { return a.get(name) }
+
+// Has reports whether the object has an attribute called name, readable or not.
+func (a Attrs) Has(name string) bool {
+	_, ok := a.vals[name]
+	_, bad := a.errs[name]
+	return ok || bad
 }
 
 func (a Attrs) get(name string) (any, error) {
+	if err, ok := a.errs[name]; ok {
+		return nil, fmt.Errorf("h5: attribute %q: %w: %w", name, ErrAttribute, err)
+	}
 	v, ok := a.vals[name]
 	if !ok {
 		return nil, fmt.Errorf("h5: attribute %q: %w", name, ErrNotFound)
@@ -218,18 +258,36 @@ func convertSlice[T, S int64 | uint64 | float64](s []S) []T {
 	return out
 }
 
-// normalize turns the drivers' references into References and a
-// homogeneous []any into the typed slice for its element type.
+// normalize turns the drivers' references into References, integers that
+// fit into int64, and a homogeneous []any into the typed slice for its
+// element type.
 func normalize(v any) any {
 	switch x := v.(type) {
 	case driver.Ref:
 		return Reference{Path: x.Path}
+	case driver.RegionRef:
+		return regionReference(x)
 	case []driver.Ref:
 		out := make([]Reference, len(x))
 		for i, r := range x {
 			out[i] = Reference{Path: r.Path}
 		}
 		return out
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x)
+		}
+		return x
+	case []uint64:
+		if slices.ContainsFunc(x, func(u uint64) bool { return u > math.MaxInt64 }) {
+			return x
+		}
+		return convertSlice[int64](x)
+	case map[string]any:
+		for k, f := range x {
+			x[k] = normalize(f)
+		}
+		return x
 	}
 	list, ok := v.([]any)
 	if !ok {

@@ -66,7 +66,7 @@ func BenchmarkReadLocalCompressed(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.SetBytes(int64(d.Len() * 4))
+			b.SetBytes(int64(d.Size() * 4))
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := d.Read(ctx, nil); err != nil {

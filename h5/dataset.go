@@ -37,8 +37,10 @@ func (d *Dataset) Shape() []int { return slices.Clone(d.d.Shape) }
 // NDim is the number of dimensions (0 for a scalar).
 func (d *Dataset) NDim() int { return len(d.d.Shape) }
 
-// Len is the number of elements (1 for a scalar).
-func (d *Dataset) Len() int {
+// Size is the number of elements (1 for a scalar), as h5py's Dataset.size.
+// There is no Len: h5py's len(ds) is Shape()[0], and a method of that name
+// counting elements would mislead.
+func (d *Dataset) Size() int {
 	n := 1
 	for _, s := range d.d.Shape {
 		n *= s
@@ -50,8 +52,34 @@ func (d *Dataset) Len() int {
 // native; reads convert to native order).
 func (d *Dataset) DType() zarrmeta.DType { return d.d.DType }
 
-// Chunks is the chunk shape (for a contiguous or compact dataset, its shape). The slice is a copy.
+// Chunks is the chunk shape, or nil for a dataset that is not chunked
+// (Layout Contiguous or Compact), as h5py's chunks is None. A scalar Zarr or
+// LINDI array has empty, non-nil chunks. The slice is a copy.
 func (d *Dataset) Chunks() []int { return slices.Clone(d.d.Chunks) }
+
+// IsVirtual reports whether the dataset is an HDF5 virtual dataset, as h5py's
+// is_virtual.
+func (d *Dataset) IsVirtual() bool { return d.d.Layout == driver.Virtual }
+
+// Layout tells how the dataset's elements are stored. Every Zarr and LINDI
+// array is Chunked (LINDI writes a contiguous HDF5 dataset as one chunk or
+// splits it into several).
+func (d *Dataset) Layout() Layout { return Layout(d.d.Layout) }
+
+// Layout is how a dataset's elements are stored, as HDF5 names the layouts.
+type Layout int
+
+// The storage layouts.
+const (
+	Chunked    = Layout(driver.Chunked)    // in chunks, located by a chunk index or key
+	Contiguous = Layout(driver.Contiguous) // in one byte range of the file
+	Compact    = Layout(driver.Compact)    // inside the dataset's metadata
+	Virtual    = Layout(driver.Virtual)    // mapped from other datasets: HDF5 virtual datasets, not read (Err says so)
+)
+
+// String names the layout as h5py's low-level API does: "chunked",
+// "contiguous", "compact" or "virtual".
+func (l Layout) String() string { return driver.Layout(l).String() }
 
 // Fill is the fill value that unwritten chunks read as.
 func (d *Dataset) Fill() zarrmeta.Fill { return d.d.Fill }

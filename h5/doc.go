@@ -7,8 +7,11 @@
 //	sel, err := selection.Parse("0:30000, ::4")
 //	a, err := h5.Read[float64](ctx, ds, sel) // converts; ReadExact[int16] does not
 //
-// Read[T] and As[T] convert (numbers, strings, references); ReadExact[T] and
-// AsExact[T] do not. Open reads the object tree, so navigation does no I/O
+// Read[T] and As[T] convert (numbers, complex numbers, strings, references);
+// ReadExact[T] and AsExact[T] do not; ReadInto reads into a caller's buffer,
+// ReadPoints picks scattered elements, IterChunks and Blocks iterate. An HDF5
+// file and its LINDI JSON give the same values of the same Go types (see
+// Attrs and Dataset.Fill); soft and external links are followed. Open reads the object tree, so navigation does no I/O
 // except in a store that cannot be listed, and reads fetch and decode the
 // chunks they touch concurrently. Each container format is a driver under
 // internal/driver. A read whose result would exceed the read limit

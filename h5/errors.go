@@ -15,10 +15,16 @@ var (
 	ErrNotDataset = errors.New("h5: not a dataset")
 	// ErrLinkCycle is wrapped by errors for soft links that lead back to themselves.
 	ErrLinkCycle = errors.New("h5: soft link cycle")
-	// ErrExternalLink is wrapped by errors for links into another file, which are not followed.
+	// ErrExternalLink is wrapped by errors for links into another file that
+	// cannot be followed (the file does not open, the path is not in it).
 	ErrExternalLink = errors.New("h5: external link not followed")
 	// ErrType is wrapped by errors for reads or conversions that the dataset's dtype does not allow.
 	ErrType = errors.New("h5: type mismatch")
+	// ErrAttribute is wrapped by errors for attributes that exist but could
+	// not be decoded (a datatype this package does not read).
+	ErrAttribute = errors.New("h5: attribute not decoded")
+	// ErrShort is wrapped by errors for a destination too small for a read.
+	ErrShort = errors.New("h5: destination too small")
 	// ErrFormat is wrapped by errors for metadata that cannot be understood.
 	ErrFormat = driver.ErrFormat
 	// ErrNeedsHDF5 is wrapped by errors for datasets kept only in an HDF5 file

@@ -28,6 +28,8 @@ type File struct {
 	// finder, when set, looks up members that groups do not list (a store
 	// that cannot be listed).
 	finder driver.Finder
+	// ext holds the files external links opened.
+	ext *externals
 }
 
 // Option configures Open.
@@ -204,6 +206,7 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 		pool.Close()
 		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 	}
+	f.ext = newExternals(f, opts)
 	return f, nil
 }
 
@@ -236,6 +239,9 @@ func (f *File) open(ctx context.Context) error {
 	}
 	if sniffErr != nil {
 		return sniffErr
+	}
+	if _, err := in.Head(ctx); err != nil && driver.NotFound(err) {
+		return err // a URL that answers 404 is missing, not malformed
 	}
 	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
 }
@@ -304,5 +310,11 @@ func (f *File) Deref(ctx context.Context, r Reference) (Object, error) { return 
 // Stats returns the I/O statistics of every object the file has read from.
 func (f *File) Stats() []source.NamedStats { return f.env.Pool.Stats() }
 
-// Close releases the file's sources. Reads in progress fail.
-func (f *File) Close() error { return f.env.Pool.Close() }
+// Close releases the file's sources and those of the files its external
+// links opened. Reads in progress fail.
+func (f *File) Close() error {
+	if f.ext != nil {
+		f.ext.close()
+	}
+	return f.env.Pool.Close()
+}

@@ -165,16 +165,18 @@ var SkipGroup = errors.New("h5: skip this group")
 
 // Walk calls fn for every link below g, depth first, in name order. Soft links
 // are reported with the object they lead to but not descended into, so every
-// object is visited once through its hard link. ctx bounds the lookups of
+// object is visited once through its hard link; external links are reported
+// without opening their file (obj and err nil), as h5py's visititems does. ctx bounds the lookups of
 // soft links (see Get).
 func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
 	for _, l := range g.Links() {
 		p := joinPath(g.path, l.Name)
 		var obj Object
 		var err error
-		if l.Kind == HardLink {
+		switch l.Kind {
+		case HardLink:
 			obj = g.target(l.Name)
-		} else {
+		case SoftLink:
 			obj, err = g.f.lookup(ctx, g, l.Name, 0)
 		}
 		werr := fn(p, l, obj, err)
@@ -231,7 +233,11 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 			}
 			cur = next
 		case ExternalLink:
-			return nil, fmt.Errorf("h5: %s links to %s in %s: %w", joinPath(g.path, seg), l.Target, l.File, ErrExternalLink)
+			next, err := f.followExternal(ctx, g, l, hops)
+			if err != nil {
+				return nil, fmt.Errorf("h5: external link %s → %s:%s: %w: %w", joinPath(g.path, seg), l.File, l.Target, ErrExternalLink, err)
+			}
+			cur = next
 		}
 	}
 	return cur, nil

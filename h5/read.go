@@ -3,6 +3,7 @@ package h5
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
@@ -13,8 +14,11 @@ import (
 // Array is the result of a read: the selected elements in C order, with the
 // dataset's dtype in native byte order. Fixed-size elements are in Data;
 // elements of object arrays (variable-length strings, references, compound
-// rows that hold references) are in Objects instead, as string, []byte,
-// int64, float64, bool, Reference or []any (a compound row).
+// rows that hold references or variable-length members) are in Objects
+// instead, as string, []byte, int64, float64, bool, Reference,
+// RegionReference or []any (a
+// compound row: its fields in order, of the same types; uint64 only for
+// values above math.MaxInt64). Field picks one field of such rows.
 type Array struct {
 	DType   zarrmeta.DType
 	Shape   []int
@@ -44,15 +48,9 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 	if d.d.Err != nil {
 		return nil, d.d.Err
 	}
-	r, err := sel.Resolve(d.d.Shape)
+	r, stored, err := d.resolve(sel)
 	if err != nil {
 		return nil, err
-	}
-	stored := r
-	if d.d.Scalar {
-		if stored, err = (selection.Selection{}).Resolve([]int{1}); err != nil {
-			return nil, err
-		}
 	}
 	st, err := d.d.Storage.Stored(ctx)
 	if err != nil {
@@ -123,11 +121,18 @@ func (d *Dataset) items(ctx context.Context, st *driver.Stored, a *Array, raw []
 }
 
 // references turns the drivers' references in an item (a compound row's
-// fields too) into References.
+// fields too) into References, and integers that fit into int64 (HDF5's
+// unsigned members) into int64, as they read from JSON.
 func references(v any) any {
 	switch x := v.(type) {
 	case driver.Ref:
 		return Reference{Path: x.Path}
+	case driver.RegionRef:
+		return regionReference(x)
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x)
+		}
 	case []any:
 		for i := range x {
 			x[i] = references(x[i])

@@ -11,10 +11,15 @@ type Number interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
 }
 
-// Element is the set of element types Read and As give: numbers, strings and
-// references.
+// Complex is the set of complex element types a complex dataset reads into.
+type Complex interface {
+	~complex64 | ~complex128
+}
+
+// Element is the set of element types Read and As give: numbers, complex
+// numbers, strings and references.
 type Element interface {
-	Number | string | Reference
+	Number | Complex | string | Reference
 }
 
 // Typed is an n-dimensional array of Go values in C order: the element at

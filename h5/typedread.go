@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -18,9 +19,13 @@ import (
 //   - a Number T takes any numeric or boolean dtype, converted as Go
 //     conversions do (float to integer truncates toward zero; booleans read
 //     as 0 and 1); the result shares the read's memory when the dtype is T's;
+//     datetime64 and timedelta64 give their int64 counts of the dtype's
+//     Unit (Times and Durations convert them);
 //   - string takes fixed-size bytes ("|S n", trailing NULs dropped, as numpy
 //     does), fixed-size unicode ("<U n") and variable-length strings;
-//   - Reference takes object references.
+//   - Reference takes object references;
+//   - complex64 and complex128 take complex dtypes (h5py's {r, i}
+//     compounds too) and any real numeric dtype (imaginary part 0).
 //
 // Any other dtype fails with ErrType. ReadExact reads without conversion.
 func Read[T Element](ctx context.Context, d *Dataset, sel selection.Selection) (*Typed[T], error) {
@@ -65,7 +70,11 @@ func As[T Element](a *Array) (*Typed[T], error) {
 	case Reference:
 		out, err = asRefs(a)
 	default:
-		out, err = asNumbers[T](a)
+		if k := reflect.TypeFor[T]().Kind(); k == reflect.Complex64 || k == reflect.Complex128 {
+			out, err = asComplex[T](a)
+		} else {
+			out, err = asNumbers[T](a)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -182,7 +191,7 @@ func numbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
 		return convert[T](view[int16](a.Data)), nil
 	case dt.Kind == zarrmeta.KindInt && dt.Size == 4:
 		return convert[T](view[int32](a.Data)), nil
-	case dt.Kind == zarrmeta.KindInt && dt.Size == 8:
+	case (dt.Kind == zarrmeta.KindInt || isTime(dt)) && dt.Size == 8:
 		return convert[T](view[int64](a.Data)), nil
 	}
 	return nil, fmt.Errorf("dtype %s does not convert to %s: %w", dt, reflect.TypeFor[T](), ErrType)
@@ -251,24 +260,17 @@ func asRefs(a *Array) (*Typed[Reference], error) {
 	return out, nil
 }
 
-// Field returns one field of a compound array as an array of its own dtype (a copy).
+// Field returns one field of a compound array as an array of its own dtype (a
+// copy). A field of numbers, booleans or bytes is in Data whether the rows
+// were packed or kept as objects, so As and AsExact read it; a reference or
+// object field is in Objects.
 func (a *Array) Field(name string) (*Array, error) {
 	f, ok := a.DType.Field(name)
 	if !ok {
 		return nil, fmt.Errorf("h5: no field %q in %s: %w", name, a.DType, ErrNotFound)
 	}
 	if a.Data == nil {
-		// Rows kept as objects: pick the field's item from each row.
-		idx := fieldIndex(a.DType, name)
-		out := &Array{DType: f.DType, Shape: a.Shape, Objects: make([]any, len(a.Objects))}
-		for i, row := range a.Objects {
-			items, ok := row.([]any)
-			if !ok || idx >= len(items) {
-				return nil, fmt.Errorf("h5: row %d has no field %q: %w", i, name, ErrFormat)
-			}
-			out.Objects[i] = items[idx]
-		}
-		return packItems(out)
+		return a.rowField(f, fieldIndex(a.DType, name))
 	}
 	n, size, w := a.Len(), a.DType.Size, f.DType.Size*f.Count()
 	out := &Array{DType: f.DType, Shape: append(append([]int(nil), a.Shape...), f.Shape...), Data: make([]byte, n*w)}
@@ -287,22 +289,44 @@ func fieldIndex(dt zarrmeta.DType, name string) int {
 	return -1
 }
 
-// packItems moves the items of a (a field picked from rows kept as objects)
-// into Data when its dtype has a fixed-size form, so it reads like any
-// other numeric or bytes array.
-func packItems(a *Array) (*Array, error) {
-	if len(a.DType.Fields) > 0 || !a.DType.Fixed() {
-		return a, nil
-	}
-	size := a.DType.Size
-	data := make([]byte, len(a.Objects)*size)
-	for i, v := range a.Objects {
-		if err := a.DType.EncodeValue(data[i*size:(i+1)*size], v); err != nil {
-			return nil, fmt.Errorf("h5: element %d: %w", i, err)
+// asComplex converts a complex or real array to T, whose underlying type is
+// complex64 or complex128.
+func asComplex[T Element](a *Array) (*Typed[T], error) {
+	dt := a.DType
+	var out []T
+	if dt.Kind == zarrmeta.KindComplex {
+		n := len(a.Data) / dt.Size
+		out = make([]T, n)
+		for i := range n {
+			var re, im float64
+			if dt.Size == 8 {
+				re = float64(math.Float32frombits(binary.NativeEndian.Uint32(a.Data[8*i:])))
+				im = float64(math.Float32frombits(binary.NativeEndian.Uint32(a.Data[8*i+4:])))
+			} else if dt.Size == 16 {
+				re = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i:]))
+				im = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i+8:]))
+			} else {
+				return nil, fmt.Errorf("dtype %s does not convert to %T: %w", dt, *new(T), ErrType)
+			}
+			out[i] = fromComplex[T](re, im)
 		}
+		return &Typed[T]{Shape: a.Shape, Data: out}, nil
 	}
-	if err := a.DType.SwapToNative(data); err != nil {
+	re, err := numbers[float64](a)
+	if err != nil {
 		return nil, err
 	}
-	return &Array{DType: a.DType.Native(), Shape: a.Shape, Data: data}, nil
+	out = make([]T, len(re))
+	for i, x := range re {
+		out[i] = fromComplex[T](x, 0)
+	}
+	return &Typed[T]{Shape: a.Shape, Data: out}, nil
+}
+
+// fromComplex builds a T (whose underlying type is complex64 or complex128)
+// from its parts.
+func fromComplex[T Element](re, im float64) T {
+	var t T
+	reflect.ValueOf(&t).Elem().SetComplex(complex(re, im))
+	return t
 }

@@ -2,6 +2,7 @@ package hdf5
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -26,6 +27,9 @@ type Dataset struct {
 	filters   []layout.Filter
 	pipes     *pipelines   // built on first use
 	loc       *locatorMemo // the Locator, once made
+	// err says why the raw data cannot be read (a virtual layout, external
+	// storage): the metadata is there, the Locator fails with err.
+	err error
 }
 
 // locatorMemo keeps a dataset's Locator once it was made.
@@ -64,7 +68,10 @@ func (ds *Dataset) load(ctx context.Context, h *objectHeader) error {
 		return err
 	}
 	m, _ = h.first(msgLayout)
-	if ds.layout, err = layout.Parse(m.body, sizes); err != nil {
+	if ds.layout, err = layout.Parse(m.body, sizes); errors.Is(err, ErrUnsupported) {
+		// A virtual dataset's metadata is readable, its data is not.
+		ds.layout, ds.err = &layout.Layout{Class: layout.Virtual}, err
+	} else if err != nil {
 		return err
 	}
 	if err := ds.loadFill(ctx, h); err != nil {
@@ -79,11 +86,16 @@ func (ds *Dataset) load(ctx context.Context, h *objectHeader) error {
 		}
 	}
 	ds.pipes = newPipelines(f.codecs, ds.filters, int(ds.dtype.Size))
-	if _, ok := h.first(msgExternalFile); ok {
-		return fmt.Errorf("%w: raw data stored in external files", ErrUnsupported)
+	if _, ok := h.first(msgExternalFile); ok && ds.err == nil {
+		ds.err = fmt.Errorf("%w: raw data stored in external files", ErrUnsupported)
 	}
 	return nil
 }
+
+// Err reports why the dataset's raw data cannot be read (a virtual layout,
+// data in external files; both ErrUnsupported), or nil. Its metadata and
+// attributes read all the same; its Locator fails with this error.
+func (ds *Dataset) Err() error { return ds.err }
 
 // loadFill reads the fill value: the new message wins over the old one.
 func (ds *Dataset) loadFill(ctx context.Context, h *objectHeader) error {
@@ -168,25 +180,6 @@ func (ds *Dataset) Pipeline() (*codecs.Pipeline, error) {
 // FilterMessage returns the body of the dataset's filter pipeline message,
 // or nil when the dataset has no filters.
 func (ds *Dataset) FilterMessage() []byte { return ds.filterMsg }
-
-// Filter is one stage of a dataset's filter pipeline as HDF5 stores it: its
-// identifier (1 deflate, 2 shuffle, 3 fletcher32, 32001 blosc, …), its
-// optional name and the parameters HDF5 passes to it.
-type Filter struct {
-	ID         uint16
-	Name       string
-	ClientData []uint32
-}
-
-// Filters returns the dataset's filters in the order HDF5 applied them when
-// writing; nil without filters. The ClientData slices are copies.
-func (ds *Dataset) Filters() []Filter {
-	var out []Filter
-	for _, f := range ds.filters {
-		out = append(out, Filter{ID: f.ID, Name: f.Name, ClientData: append([]uint32(nil), f.ClientData...)})
-	}
-	return out
-}
 
 // File returns the file the dataset belongs to.
 func (ds *Dataset) File() *File { return ds.f }

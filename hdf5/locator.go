@@ -14,14 +14,15 @@ import (
 type Layout uint8
 
 // Storage layouts, numbered as in the layout message. Virtual datasets
-// are not read: opening one fails with ErrUnsupported.
+// are not read: their Err and Locator report ErrUnsupported.
 const (
 	LayoutCompact    Layout = 0 // in the object header
 	LayoutContiguous Layout = 1 // one block of the file
 	LayoutChunked    Layout = 2 // chunks found through an index
+	LayoutVirtual    Layout = 3 // mapped from other datasets
 )
 
-// String returns "compact", "contiguous" or "chunked".
+// String returns "compact", "contiguous", "chunked" or "virtual".
 func (l Layout) String() string { return layout.Class(l).String() }
 
 // VirtualChunkBytes is about the size of the chunks a Locator cuts
@@ -92,6 +93,9 @@ func (ds *Dataset) Locator(ctx context.Context) (*Locator, error) {
 }
 
 func (ds *Dataset) newLocator(ctx context.Context) (*Locator, error) {
+	if ds.err != nil {
+		return nil, ds.err
+	}
 	l := &Locator{ds: ds, class: ds.layout.Class}
 	var err error
 	if l.shape, err = ds.gridShape(); err != nil {

@@ -223,7 +223,7 @@ func (f *File) decodeSequences(ctx context.Context, base *Datatype, items [][]by
 
 func (f *File) decodeRefs(ctx context.Context, t *Datatype, n int, elem func(int) []byte) (any, error) {
 	if t.Ref != RefObject {
-		return nil, fmt.Errorf("%w: dataset region references", ErrUnsupported)
+		return f.decodeRegions(ctx, t, n, elem)
 	}
 	width := f.r.Sizes().OffsetSize
 	if int(t.Size) < width {

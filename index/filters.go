@@ -11,7 +11,7 @@ var bloscNames = []string{"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"}
 func numcodecs(ds *hdf5.Dataset) ([]any, bool) {
 	var out []any
 	for _, f := range ds.Filters() {
-		cd := f.ClientData
+		cd := f.Options
 		switch f.ID {
 		case 1: // deflate
 			level := uint32(6)

@@ -35,7 +35,7 @@ func Open(ctx context.Context, name string, opts ...h5.Option) (*File, error) {
 // Closing the File closes hf.
 func New(hf *h5.File) (*File, error) {
 	attrs := hf.Root().Attrs()
-	_, hasVersion := attrs.Get("nwb_version")
+	hasVersion := attrs.Has("nwb_version")
 	if t, _ := attrs.String("neurodata_type"); t != "NWBFile" && !hasVersion {
 		return nil, fmt.Errorf("nwb: %s: %w (its root has neither nwb_version nor neurodata_type NWBFile)", hf.Name(), ErrNotNWB)
 	}

@@ -53,7 +53,7 @@ func (f *File) Session(ctx context.Context) (Session, error) {
 	if g, err := root.Group(ctx, "general/subject"); err == nil {
 		s.Subject = map[string]string{}
 		for _, name := range g.Members() {
-			if d, err := g.Dataset(ctx, name); err == nil && d.Len() == 1 {
+			if d, err := g.Dataset(ctx, name); err == nil && d.Size() == 1 {
 				if v, err := text(ctx, g, name); err == nil {
 					s.Subject[name] = v
 				}

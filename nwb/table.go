@@ -57,7 +57,7 @@ func (f *File) Table(ctx context.Context, path string) (*Table, error) {
 
 // columnNames reads colnames, or infers the columns of a table without it.
 func columnNames(ctx context.Context, g *h5.Group) ([]string, error) {
-	if _, ok := g.Attrs().Get("colnames"); ok {
+	if g.Attrs().Has("colnames") {
 		names, err := g.Attrs().Strings("colnames")
 		if err != nil {
 			return nil, fmt.Errorf("nwb: %s: %w", g.Path(), err)

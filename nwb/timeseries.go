@@ -47,7 +47,7 @@ func (f *File) TimeSeries(ctx context.Context, path string) (*TimeSeries, error)
 		dst  *float64
 		name string
 	}{{&ts.conversion, "conversion"}, {&ts.offset, "offset"}, {&ts.resolution, "resolution"}} {
-		if _, ok := a.Get(x.name); ok {
+		if a.Has(x.name) {
 			if *x.dst, err = a.Float(x.name); err != nil {
 				return nil, fmt.Errorf("nwb: %s/data: %w", g.Path(), err)
 			}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,7 +22,9 @@ import (
 // bytes: "base64:"-prefixed, or raw text whose code points are the bytes), or
 // [url], [url, offset, length]. "{{name}}" in a url is replaced from templates,
 // and relative urls ("./x.h5", "x.h5") resolve against the location of the JSON
-// file itself: its directory, or its URL.
+// file itself: its directory, or its URL. kerchunk's "gen" entries are
+// expanded into refs (see expandGen); a document with a top-level member that
+// is not understood, and so may define refs, is refused.
 type LINDI struct {
 	name    string
 	base    location
@@ -299,6 +303,9 @@ func parseDoc(data []byte) (*document, error) {
 			return nil, fmt.Errorf("templates: %v", err)
 		}
 	}
+	if err := checkMembers(top); err != nil {
+		return nil, err
+	}
 	if _, ok := top["refs"]; !ok {
 		return doc, nil
 	}
@@ -307,7 +314,34 @@ func parseDoc(data []byte) (*document, error) {
 		return nil, fmt.Errorf("refs: %v", err)
 	}
 	doc.Refs = refs
+	if g, ok := top["gen"]; ok {
+		gen, err := expandGen(g, doc.Templates)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(doc.Refs, gen) // as fsspec does: a generated ref wins
+	}
 	return doc, nil
+}
+
+// knownMembers are the top-level members of a reference document this
+// reader understands. Any other may define refs (kerchunk's parquet
+// "record_size", a future extension), and reading the file without them
+// would turn their keys into fill values, so checkMembers refuses it.
+var knownMembers = map[string]bool{
+	"version": true, "refs": true, "templates": true, "gen": true, "generationMetadata": true,
+}
+
+func checkMembers(top map[string]json.RawMessage) error {
+	if _, ok := top["record_size"]; ok {
+		return fmt.Errorf("kerchunk parquet references (\"record_size\") are not supported")
+	}
+	for _, k := range slices.Sorted(maps.Keys(top)) {
+		if !knownMembers[k] {
+			return fmt.Errorf("top-level member %q is not understood (known: version, refs, templates, gen, generationMetadata)", k)
+		}
+	}
+	return nil
 }
 
 // rawMembers finds the "refs" object of the document and returns its members

@@ -11,7 +11,7 @@ import (
 
 var kindChars = [...]byte{KindBool: 'b', KindInt: 'i', KindUint: 'u', KindFloat: 'f',
 	KindComplex: 'c', KindBytes: 'S', KindUnicode: 'U', KindObject: 'O', KindVoid: 'V',
-	KindReference: 'O'}
+	KindReference: 'O', KindDatetime: 'M', KindTimedelta: 'm'}
 
 // typestr returns the numpy typestr of a non-struct dtype, like "<i2".
 func (d DType) typestr() string {
@@ -32,6 +32,9 @@ func (d DType) typestr() string {
 	n := d.Size
 	if d.Kind == KindUnicode {
 		n /= 4
+	}
+	if d.Kind == KindDatetime || d.Kind == KindTimedelta {
+		return string([]byte{order, c}) + strconv.Itoa(n) + "[" + d.Unit + "]"
 	}
 	return string([]byte{order, c}) + strconv.Itoa(n)
 }
@@ -170,7 +173,7 @@ func marshalPlain(v any) ([]byte, error) {
 
 // Equal reports whether d and o describe the same dtype, fields included.
 func (d DType) Equal(o DType) bool {
-	if d.Kind != o.Kind || d.Order != o.Order || d.Size != o.Size || len(d.Fields) != len(o.Fields) {
+	if d.Kind != o.Kind || d.Order != o.Order || d.Size != o.Size || d.Unit != o.Unit || len(d.Fields) != len(o.Fields) {
 		return false
 	}
 	for i, f := range d.Fields {

@@ -11,8 +11,9 @@ import (
 // Kind is the category of a DType.
 type Kind uint8
 
-// The kinds of dtype. LINDIRef is not a numpy kind: it marks a field of a
-// LINDI _COMPOUND_DTYPE that holds an object reference.
+// The kinds of dtype. KindReference is not a numpy kind: it marks a field of
+// a LINDI _COMPOUND_DTYPE (or an HDF5 compound member) that holds an object
+// reference.
 const (
 	KindInvalid Kind = iota
 	KindBool
@@ -26,10 +27,12 @@ const (
 	KindVoid    // numpy 'V': opaque bytes
 	KindStruct  // a structured dtype with named fields
 	KindReference
+	KindDatetime  // numpy 'M': datetime64, an int64 count of Unit since 1970-01-01
+	KindTimedelta // numpy 'm': timedelta64, an int64 count of Unit
 )
 
 var kindNames = [...]string{"invalid", "bool", "int", "uint", "float", "complex",
-	"bytes", "unicode", "object", "void", "struct", "reference"}
+	"bytes", "unicode", "object", "void", "struct", "reference", "datetime", "timedelta"}
 
 // String returns the kind's lowercase name, such as "int" or "struct".
 func (k Kind) String() string {
@@ -90,6 +93,10 @@ type DType struct {
 	Size int
 	// Fields lists the fields of a KindStruct dtype in declaration order.
 	Fields []Field
+	// Unit is the unit of a KindDatetime or KindTimedelta dtype, as numpy
+	// writes it between brackets: "Y", "M", "W", "D", "h", "m", "s", "ms",
+	// "us", "ns", "ps", "fs" or "as".
+	Unit string
 }
 
 // Field is one named field of a structured dtype.
@@ -166,7 +173,7 @@ func parseTypestr(s string) (DType, error) {
 		return DType{Kind: KindObject, Size: 8}, nil
 	}
 	if kind == 'M' || kind == 'm' {
-		return DType{}, fmt.Errorf("%w: %q: datetime64 and timedelta64 are not supported", ErrDType, s)
+		return parseTime(s, kind, digits, order)
 	}
 	n, err := strconv.Atoi(digits)
 	if err != nil || n <= 0 || n > maxItemSize || digits[0] == '+' || digits[0] == '0' {
@@ -327,4 +334,26 @@ func jsonText(v any) string {
 		return string(b[:77]) + "..."
 	}
 	return string(b)
+}
+
+// timeUnits are numpy's datetime64 and timedelta64 units.
+var timeUnits = map[string]bool{"Y": true, "M": true, "W": true, "D": true, "h": true, "m": true,
+	"s": true, "ms": true, "us": true, "ns": true, "ps": true, "fs": true, "as": true}
+
+// parseTime parses the rest of a datetime64 ("M") or timedelta64 ("m")
+// typestr: "8[unit]". Generic units (no brackets) and multiples ("10s")
+// are not supported.
+func parseTime(s string, kind byte, rest string, order ByteOrder) (DType, error) {
+	unit, ok := strings.CutPrefix(rest, "8[")
+	if !ok || !strings.HasSuffix(unit, "]") || !timeUnits[strings.TrimSuffix(unit, "]")] {
+		return DType{}, fmt.Errorf("%w: %q: datetime64 and timedelta64 need 8 bytes and a unit such as [s] or [ns]", ErrDType, s)
+	}
+	if order == NoOrder {
+		return DType{}, fmt.Errorf("%w: %q needs a byte order", ErrDType, s)
+	}
+	d := DType{Kind: KindDatetime, Order: order, Size: 8, Unit: strings.TrimSuffix(unit, "]")}
+	if kind == 'm' {
+		d.Kind = KindTimedelta
+	}
+	return d, nil
 }

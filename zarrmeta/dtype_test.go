@@ -173,7 +173,7 @@ func TestParseDTypeStruct(t *testing.T) {
 func TestParseDTypeErrors(t *testing.T) {
 	tests := []string{
 		``, `null`, `5`, `{}`, `""`, `"<"`, `"<i"`, `"<i3"`, `"<i16"`, `"<f16"`, `"<f1"`, `"<c4"`,
-		`"|b2"`, `"|i2"`, `"|f8"`, `"|U4"`, `"<S0"`, `"<U0"`, `"<i+4"`, `"<i04"`, `"<x4"`, `"<M8[ns]"`,
+		`"|b2"`, `"|i2"`, `"|f8"`, `"|U4"`, `"<S0"`, `"<U0"`, `"<i+4"`, `"<i04"`, `"<x4"`, `"<M8"`, `"<M4[s]"`, `"<m8[10s]"`, `"|M8[s]"`,
 		`"<m8"`, `"|O4"`, `"|V99999999999"`, `"|U999999999"`, `[]`, `[["a"]]`, `[["a","<i4","x"]]`,
 		`[["a","<i4",[-1]]]`, `[["a","<i4"],["a","<f8"]]`, `[[1,"<i4"]]`, `[["","<i4"]]`, `[["","|V4"]]`,
 		`[["a","|V1024",[1024,1024,1024]]]`, `[["a",[["b","<i4"]],[1073741824]]]`, `[["a","<i4",[1,2],4]]`,
@@ -226,5 +226,28 @@ func TestField(t *testing.T) {
 	}
 	if _, ok := d.Field("c"); ok {
 		t.Fatal("Field(c) found")
+	}
+}
+
+func TestParseTimeDTypes(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want DType
+	}{
+		{`"<M8[s]"`, DType{Kind: KindDatetime, Order: LittleEndian, Size: 8, Unit: "s"}},
+		{`">M8[D]"`, DType{Kind: KindDatetime, Order: BigEndian, Size: 8, Unit: "D"}},
+		{`"<m8[ms]"`, DType{Kind: KindTimedelta, Order: LittleEndian, Size: 8, Unit: "ms"}},
+	} {
+		got, err := ParseDType([]byte(tc.text))
+		if err != nil || !got.Equal(tc.want) {
+			t.Errorf("ParseDType(%s) = %+v, %v; want %+v", tc.text, got, err, tc.want)
+		}
+		if s, _ := got.MarshalJSON(); string(s) != tc.text {
+			t.Errorf("%s marshals as %s", tc.text, s)
+		}
+	}
+	f, err := ParseFill([]byte("-9223372036854775808"), DType{Kind: KindDatetime, Order: LittleEndian, Size: 8, Unit: "s"})
+	if err != nil || !bytes.Equal(f.Bytes, []byte{0, 0, 0, 0, 0, 0, 0, 0x80}) {
+		t.Errorf("NaT fill = %v, %v", f.Bytes, err)
 	}
 }

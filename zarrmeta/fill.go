@@ -79,6 +79,10 @@ func fillBytes(v any, d DType) ([]byte, error) {
 		u, err := fillInt(v, d)
 		putUint(b, order, u)
 		return b, err
+	case KindDatetime, KindTimedelta: // an int64 count; NaT is math.MinInt64
+		u, err := fillInt(v, DType{Kind: KindInt, Size: 8})
+		putUint(b, order, u)
+		return b, err
 	case KindFloat:
 		return b, putFloat(b, order, v)
 	case KindComplex:

@@ -16,7 +16,7 @@ func (d DType) swapWidth() int {
 		w /= 2
 	case KindUnicode:
 		w = 4
-	case KindInt, KindUint, KindFloat:
+	case KindInt, KindUint, KindFloat, KindDatetime, KindTimedelta:
 	default:
 		return 0
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 	"strings"
@@ -22,7 +23,9 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		case a == "--":
 			return append(pos, args[1:]...), nil
 		case len(a) > 1 && a[0] == '-' && !strings.ContainsAny(a[1:2], "0123456789:[."):
-			if err := fs.Parse(args); err != nil {
+			if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+				return nil, &helpRequest{text: flagUsage(fs)}
+			} else if err != nil {
 				return nil, usagef("%v", err)
 			}
 			args = fs.Args()
@@ -37,4 +40,20 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 // openFile opens FILE with the options shared by every command.
 func openFile(ctx context.Context, name string, opts ...h5.Option) (*h5.File, error) {
 	return h5.Open(ctx, name, opts...)
+}
+
+// flagUsage describes a command's flags, after the line of the general usage
+// that shows the command.
+func flagUsage(fs *flag.FlagSet) string {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	for _, line := range strings.Split(usage, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "lindi "+fs.Name()+" ") {
+			b.WriteString(line + "\n")
+		}
+	}
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"strings"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -17,21 +18,36 @@ func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return usagef("info takes FILE PATH")
+	if len(pos) < 1 || len(pos) > 2 {
+		return usagef("info takes FILE [PATH]")
+	}
+	path := "/"
+	if len(pos) == 2 {
+		path = pos[1]
 	}
 	f, err := openFile(ctx, pos[0])
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	obj, err := f.Get(ctx, pos[1])
+	link, err := linkTo(ctx, f, path)
 	if err != nil {
 		return err
 	}
-	info, err := describe(obj)
-	if err != nil {
+	obj, err := f.Get(ctx, path)
+	if err != nil && link == nil {
 		return err
+	}
+	info := &objectInfo{Type: "link", Attrs: map[string]any{}}
+	if err == nil {
+		if info, err = describe(obj); err != nil {
+			return err
+		}
+	} else {
+		info.Error = printable(err.Error()) // a dangling link: say where it points and why it does not lead there
+	}
+	if link != nil {
+		info.Path, info.Link = printable("/"+strings.Trim(path, "/")), link // the link's path; Link says where it leads
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -47,10 +63,13 @@ func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 // objectInfo is what lindi info prints.
 type objectInfo struct {
 	Path      string         `json:"path"`
+	Link      *linkInfo      `json:"link,omitempty"`
+	Error     string         `json:"error,omitempty"`
 	Type      string         `json:"type"`
 	Members   []string       `json:"members,omitempty"`
 	Shape     any            `json:"shape,omitempty"`
 	DType     string         `json:"dtype,omitempty"`
+	Layout    string         `json:"layout,omitempty"`
 	Chunks    []int          `json:"chunks,omitempty"`
 	FillValue any            `json:"fill_value,omitempty"`
 	Codecs    []string       `json:"codecs,omitempty"`
@@ -61,7 +80,10 @@ func describe(obj h5.Object) (*objectInfo, error) {
 	info := &objectInfo{Path: printable(obj.Path()), Attrs: map[string]any{}}
 	attrs := obj.Attrs()
 	for _, name := range attrs.Names() {
-		v, _ := attrs.Get(name)
+		v, err := attrs.Get(name)
+		if err != nil {
+			v = err // shown as <error: …>
+		}
 		info.Attrs[printable(name)] = jsonValue(v)
 	}
 	switch o := obj.(type) {
@@ -72,6 +94,7 @@ func describe(obj h5.Object) (*objectInfo, error) {
 		info.Type = "dataset"
 		// An empty shape (a scalar) is still printed: the interface is not nil.
 		info.Shape, info.DType, info.Chunks, info.Codecs = o.Shape(), printable(o.DType().String()), o.Chunks(), printables(o.Codecs())
+		info.Layout = o.Layout().String()
 		fill, err := fillValue(o)
 		if err != nil {
 			return nil, err
@@ -109,4 +132,34 @@ func fillValue(d *h5.Dataset) (any, error) {
 		return nil, err
 	}
 	return jsonValue(els[0]), nil
+}
+
+// linkInfo says that the path named is a soft or external link, and where it
+// points.
+type linkInfo struct {
+	Type   string `json:"type"`
+	Target string `json:"target"`
+	File   string `json:"file,omitempty"`
+}
+
+// linkTo describes the link a path ends in when it is soft or external; nil
+// for a hard link (and for the root).
+func linkTo(ctx context.Context, f *h5.File, path string) (*linkInfo, error) {
+	p := strings.Trim(path, "/")
+	if p == "" {
+		return nil, nil
+	}
+	dir, name := "/", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, name = p[:i], p[i+1:]
+	}
+	g, err := f.Group(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	l, ok := g.Link(name)
+	if !ok || l.Kind == h5.HardLink {
+		return nil, nil
+	}
+	return &linkInfo{Type: l.Kind.String(), Target: l.Target, File: l.File}, nil
 }

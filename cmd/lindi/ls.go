@@ -15,6 +15,7 @@ import (
 func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
 	recursive := fs.Bool("r", false, "list the whole tree below PATH")
+	withAttrs := fs.Bool("a", false, "list attributes too")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -38,14 +39,16 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	fmt.Fprintln(tw, lsLine(obj.Path(), h5.Link{Kind: h5.HardLink}, obj))
-	lsAttrs(tw, obj)
+	if *withAttrs {
+		lsAttrs(tw, obj)
+	}
 	g, ok := obj.(*h5.Group)
 	if !ok {
 		return nil
 	}
 	return g.Walk(ctx, func(p string, l h5.Link, o h5.Object, err error) error {
 		fmt.Fprintln(tw, lsLine(p, l, o))
-		if l.Kind == h5.HardLink {
+		if l.Kind == h5.HardLink && *withAttrs {
 			lsAttrs(tw, o)
 		}
 		if !*recursive {
@@ -59,7 +62,10 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 func lsAttrs(w io.Writer, o h5.Object) {
 	attrs := o.Attrs()
 	for _, name := range attrs.Names() {
-		v, _ := attrs.Get(name)
+		v, err := attrs.Get(name)
+		if err != nil {
+			v = err // shown as <error: …>
+		}
 		fmt.Fprintf(w, "    @%s = %s\n", printable(name), formatValue(v))
 	}
 }
@@ -85,5 +91,9 @@ func lsLine(path string, l h5.Link, o h5.Object) string {
 	if codecs == "" {
 		codecs = "raw"
 	}
-	return fmt.Sprintf("%s\tdataset\t%s\t%s\tchunks %s\t%s", path, zarrmeta.Tuple(d.Shape()), printable(d.DType().String()), zarrmeta.Tuple(d.Chunks()), printable(codecs))
+	layout := d.Layout().String() // contiguous, compact: h5py's chunks=None
+	if d.Layout() == h5.Chunked {
+		layout = "chunks " + zarrmeta.Tuple(d.Chunks())
+	}
+	return fmt.Sprintf("%s\tdataset\t%s\t%s\t%s\t%s", path, zarrmeta.Tuple(d.Shape()), printable(d.DType().String()), layout, printable(codecs))
 }

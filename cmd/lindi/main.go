@@ -1,12 +1,13 @@
 // Command lindi lists and reads datasets of LINDI JSON files, Zarr v2 stores
 // and HDF5 files, local or remote.
 //
-//	lindi ls [-r] FILE [PATH]
-//	lindi info FILE PATH
+//	lindi ls [-r] [-a] FILE [PATH]
+//	lindi info FILE [PATH]
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+//	lindi --version
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
 // the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
@@ -22,6 +23,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
 func main() {
@@ -41,8 +43,8 @@ func usagef(format string, args ...any) error {
 }
 
 const usage = `usage:
-  lindi ls [-r] FILE [PATH]        list a group's members (-r: the whole tree)
-  lindi info FILE PATH             metadata and attributes of an object, as JSON
+  lindi ls [-r] [-a] FILE [PATH]   list a group's members (-r: the whole tree, -a: with attributes)
+  lindi info FILE [PATH]           metadata and attributes of an object (default /), as JSON
   lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
                                    read a selection of a dataset (default: all of it)
   lindi table [-f json|csv] FILE PATH
@@ -51,6 +53,8 @@ const usage = `usage:
   lindi index [-o OUT] [--all-chunks] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
   lindi bench [flags]              measure parallel remote reads against a simulated network
+  lindi --version                  the version of lindi
+  lindi CMD -h                     the flags of a command
 `
 
 // run executes one command line and returns the exit status. It never lets a
@@ -64,8 +68,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}()
 	err := dispatch(ctx, args, stdout, stderr)
 	var ue *usageError
+	var help *helpRequest
 	switch {
 	case err == nil:
+		return 0
+	case errors.As(err, &help):
+		fmt.Fprint(stdout, help.text)
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "lindi: %v\n%s", err, usage)
@@ -97,6 +105,31 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "lindi", version())
+		return nil
 	}
 	return usagef("unknown command %q", args[0])
 }
+
+// version is the module version lindi was built from ("(devel)" for a
+// build in the source tree) and its Go version.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v + " " + bi.GoVersion
+}
+
+// helpRequest is "-h" given to a command: its usage goes to standard
+// output, with exit status 0.
+type helpRequest struct{ text string }
+
+func (h *helpRequest) Error() string { return "help requested" }

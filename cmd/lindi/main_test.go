@@ -62,10 +62,11 @@ func TestGolden(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"ls", []string{"ls", lindiJSON}},
-		{"ls-r", []string{"ls", "-r", lindiJSON}},
-		{"ls-r-hdf5", []string{"ls", "-r", filepath.Join(fixtures, "fixture.h5")}},
-		{"ls-zarr", []string{"ls", "-r", filepath.Join(fixtures, "fixture.zarr"), "nested"}},
+		{"ls", []string{"ls", "-a", lindiJSON}},
+		{"ls-r-noattrs", []string{"ls", "-r", filepath.Join(fixtures, "fixture.h5")}},
+		{"ls-r", []string{"ls", "-r", "-a", lindiJSON}},
+		{"ls-r-hdf5", []string{"ls", "-r", "-a", filepath.Join(fixtures, "fixture.h5")}},
+		{"ls-zarr", []string{"ls", "-r", "-a", filepath.Join(fixtures, "fixture.zarr"), "nested"}},
 		{"info-dataset", []string{"info", lindiJSON, "acquisition/ElectricalSeries/data"}},
 		{"info-group", []string{"info", lindiJSON, "misc"}},
 		{"info-scalar", []string{"info", lindiJSON, "session_description"}},
@@ -174,5 +175,48 @@ func TestProgress(t *testing.T) {
 	q.finish()
 	if quiet.Len() != 0 {
 		t.Errorf("a read under a second drew %q", quiet.String())
+	}
+}
+
+// TestCLIParity: ls lists attributes only with -a, info describes soft and
+// external links and defaults to /, CMD -h prints that command's flags and
+// exits 0, and --version answers.
+func TestCLIParity(t *testing.T) {
+	h5file := filepath.Join(fixtures, "fixture.h5")
+	features := filepath.Join("..", "..", "testdata", "parity", "features.h5")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		want     []string
+		unwanted []string
+	}{
+		{"ls without attributes", []string{"ls", "-r", h5file}, []string{"/misc/i1", "contiguous"}, []string{"@"}},
+		{"ls -a", []string{"ls", "-a", h5file, "misc"}, []string{"@int_attr = 7"}, nil},
+		{"info soft link", []string{"info", h5file, "misc/soft_link_to_data"},
+			[]string{`"path": "/misc/soft_link_to_data"`, `"type": "soft"`, `"target": "/acquisition/ElectricalSeries/data"`, `"type": "dataset"`}, nil},
+		{"info dangling external link", []string{"info", features, "ext_missing"},
+			[]string{`"type": "external"`, `"file": "no-such-file.h5"`, `"error":`}, nil},
+		{"info root", []string{"info", h5file}, []string{`"path": "/"`, `"type": "group"`}, nil},
+		{"info layout", []string{"info", h5file, "misc/contiguous_f8"}, []string{`"layout": "contiguous"`}, []string{`"chunks"`}},
+		{"ls -h", []string{"ls", "-h"}, []string{"lindi ls", "-a\tlist attributes"}, []string{"lindi cat"}},
+		{"cat -h", []string{"cat", "-h"}, []string{"lindi cat", "-concurrency"}, nil},
+		{"version", []string{"--version"}, []string{"lindi ", "go1."}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout)
+				}
+			}
+			for _, u := range tc.unwanted {
+				if strings.Contains(stdout, u) {
+					t.Errorf("output has %q:\n%s", u, stdout)
+				}
+			}
+		})
 	}
 }

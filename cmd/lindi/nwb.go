@@ -136,7 +136,7 @@ func describeTable(ctx context.Context, t *nwb.Table) (string, error) {
 	if t.Has("spike_times") {
 		c, _ := t.Column("spike_times")
 		if c.Depth() == 1 {
-			line += fmt.Sprintf("; %d spikes", c.Data().Len())
+			line += fmt.Sprintf("; %d spikes", c.Data().Size())
 		}
 	}
 	return line, nil

@@ -25,6 +25,8 @@ func formatValue(v any) string {
 		return strconv.FormatFloat(float64(x), 'g', -1, 32)
 	case h5.Reference:
 		return "<ref " + printable(x.Path) + ">"
+	case h5.RegionReference:
+		return "<region " + printable(regionText(x)) + ">"
 	case []byte:
 		return fmt.Sprintf("b%q", x)
 	case error:
@@ -59,6 +61,8 @@ func jsonValue(v any) any {
 		return jsonValue(float64(x))
 	case h5.Reference:
 		return map[string]string{"reference": x.Path}
+	case h5.RegionReference:
+		return map[string]string{"region": regionText(x)}
 	case []byte:
 		return string(x)
 	case error:
@@ -155,4 +159,16 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 		return append([]byte(nil), b...), nil
 	}
 	return nil, fmt.Errorf("cannot show elements of dtype %s", dt)
+}
+
+// regionText shows a region reference as its dataset and selection
+// ("/grid[1:3, 2:5]"), or its points or blocks when it is no selection.
+func regionText(r h5.RegionReference) string {
+	if sel, err := r.Selection(); err == nil {
+		return r.Path + "[" + sel.String() + "]"
+	}
+	if len(r.Points) > 0 {
+		return fmt.Sprintf("%s points %v", r.Path, r.Points)
+	}
+	return fmt.Sprintf("%s blocks %v", r.Path, r.Blocks)
 }

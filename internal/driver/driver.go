@@ -141,6 +141,16 @@ type Ref struct {
 	Path string
 }
 
+// RegionRef is a dataset region reference: the dataset's path and the
+// elements selected, as hyperslab blocks (first and last coordinates,
+// inclusive) or points; All for the whole dataset, nothing for none.
+type RegionRef struct {
+	Path   string
+	All    bool
+	Blocks [][2][]uint64
+	Points [][]uint64
+}
+
 // LinkKind tells what a link in a group points at.
 type LinkKind int
 
@@ -197,9 +207,11 @@ const (
 	Chunked    Layout = iota // in chunks, each located by the chunk index or key
 	Contiguous               // in one byte range of the file
 	Compact                  // inside the dataset's metadata
+	Virtual                  // mapped from other datasets (HDF5's virtual datasets; not read)
 )
 
-// String names the layout as h5py does: "chunked", "contiguous", "compact".
+// String names the layout as h5py does: "chunked", "contiguous", "compact",
+// "virtual".
 func (l Layout) String() string {
 	switch l {
 	case Chunked:
@@ -208,6 +220,8 @@ func (l Layout) String() string {
 		return "contiguous"
 	case Compact:
 		return "compact"
+	case Virtual:
+		return "virtual"
 	}
 	return fmt.Sprintf("Layout(%d)", int(l))
 }
@@ -231,6 +245,15 @@ type Dataset struct {
 	Codecs []string
 	// Scalar is set for a dataset of shape ().
 	Scalar bool
+	// MaxShape is the shape the dataset may grow to, -1 for an unlimited
+	// dimension; nil when the format does not record one (Zarr).
+	MaxShape []int
+	// Filters is an HDF5 dataset's filter pipeline with its options; nil
+	// for other formats, whose Codecs say what there is.
+	Filters []Filter
+	// Enum maps the names of an enumerated type to their values; nil for
+	// other dtypes.
+	Enum map[string]int64
 	// Err says why the dataset cannot be read; Storage is then nil.
 	Err error
 	// Storage gives the engine's view of the stored elements.
@@ -238,6 +261,12 @@ type Dataset struct {
 }
 
 func (*Dataset) node() {}
+
+// Filter is one filter of an HDF5 dataset's pipeline.
+type Filter struct {
+	ID      int      // the HDF5 filter ID
+	Options []uint32 // the filter's client data
+}
 
 // Storage gives a dataset's stored form, reading what it needs (a chunk
 // index, an external HDF5 file) on first use. It is safe for concurrent use.

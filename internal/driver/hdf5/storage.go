@@ -35,6 +35,9 @@ type storage struct {
 }
 
 func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) {
+	if err := hd.Err(); err != nil {
+		return nil, err
+	}
 	s := &storage{hf: hf, hd: hd, path: path}
 	space := hd.Space()
 	for _, n := range hd.Shape() {
@@ -58,15 +61,16 @@ func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) 
 		return nil, err
 	}
 	s.dtype = dt
-	if t := hd.Datatype(); t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference || objectFields(dt) {
+	switch t := hd.Datatype(); {
+	case t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference:
 		s.items = &itemDecoder{hf: hf, t: t}
+	case t.Class == hdf5.ClassCompound && decodedMembers(t):
+		// Rows whose references or variable-length members cannot be read
+		// from their stored bytes: decoded into rows, as LINDI stores them.
+		s.items = &rowDecoder{hf: hf, t: t}
+		markReferences(&s.dtype, t)
 	}
-	s.fill = zarrmeta.Fill{Bytes: make([]byte, hd.Datatype().Size)}
-	if fv := hd.Fill(); fv.Defined && len(fv.Value) == int(hd.Datatype().Size) && s.items == nil {
-		s.fill.Bytes = fv.Value
-	} else if !fv.Defined {
-		s.fill.Null = true
-	}
+	s.fill = fill(hd, s.dtype, s.items != nil)
 	for _, c := range hd.Chunks() {
 		s.chunks = append(s.chunks, int(c))
 	}
@@ -81,9 +85,37 @@ func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) 
 	return s, nil
 }
 
+// fill gives the fill value users see, by the rule LINDI's fill_value
+// follows: an HDF5 file that sets no fill value reads unwritten elements as
+// zeros (h5py's fillvalue is then 0), so it is zeros, never Null; a
+// variable-length string or reference dataset's is the empty string. The
+// engine fills with its Bytes, which stay zeros for elements decoded by
+// items (their stored bytes are heap IDs or addresses).
+func fill(hd *hdf5.Dataset, dt zarrmeta.DType, items bool) zarrmeta.Fill {
+	size := int(hd.Datatype().Size)
+	f := zarrmeta.Fill{Bytes: make([]byte, size)}
+	if fv := hd.Fill(); fv.Defined && len(fv.Value) == size && !items {
+		f.Bytes = fv.Value
+	}
+	if dt.Kind == zarrmeta.KindObject {
+		return zarrmeta.Fill{Object: ""}
+	}
+	return f
+}
+
+// engineFill is the stored element unwritten elements read as: zeros for
+// elements the items decode (a zero heap ID or address).
+func (s *storage) engineFill() []byte {
+	if s.fill.Bytes == nil {
+		return make([]byte, s.hd.Datatype().Size)
+	}
+	return s.fill.Bytes
+}
+
 // describe fills in the dataset's metadata.
 func (s *storage) describe(d *driver.Dataset) {
 	d.Shape, d.DType, d.Fill, d.Codecs, d.Scalar = s.shape, s.dtype, s.fill, s.codecs, s.scalar
+	describeMore(d, s.hd)
 	switch s.hd.Layout() {
 	case hdf5.LayoutCompact:
 		d.Layout = driver.Compact
@@ -92,13 +124,15 @@ func (s *storage) describe(d *driver.Dataset) {
 	default:
 		d.Layout, d.Chunks = driver.Chunked, s.chunks
 	}
-	if d.Chunks == nil {
-		d.Chunks = slices.Clone(s.shape)
-	}
 }
 
-// numpyDType gives the numpy dtype of an HDF5 datatype.
+// numpyDType gives the numpy dtype of an HDF5 datatype. A compound of two
+// floats of one size named "r" and "i" is a complex number, as h5py writes
+// and reads complex64 and complex128.
 func numpyDType(t *hdf5.Datatype) (zarrmeta.DType, error) {
+	if dt, ok := complexDType(t); ok {
+		return dt, nil
+	}
 	descr, err := t.NumpyDescr()
 	if err != nil {
 		return zarrmeta.DType{}, err
@@ -110,20 +144,7 @@ func numpyDType(t *hdf5.Datatype) (zarrmeta.DType, error) {
 	return zarrmeta.ParseDType(raw)
 }
 
-// objectFields reports whether a compound dtype has a field (a reference, a
-// variable-length string) whose stored bytes are not its value: its rows
-// must be decoded into items, as LINDI's compound rows are.
-func objectFields(dt zarrmeta.DType) bool {
-	for _, f := range dt.Fields {
-		if f.DType.Kind == zarrmeta.KindObject {
-			return true
-		}
-	}
-	return false
-}
-
-// itemDecoder turns stored variable-length or reference elements, or compound
-// rows holding them, into items.
+// itemDecoder turns stored variable-length or reference elements into items.
 type itemDecoder struct {
 	hf *hdf5.File
 	t  *hdf5.Datatype
@@ -133,9 +154,6 @@ func (it *itemDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, [
 	vals, err := it.hf.Decode(ctx, it.t, raw, len(raw)/int(it.t.Size))
 	if err != nil {
 		return nil, nil, err
-	}
-	if rows, ok := vals.([]map[string]any); ok {
-		return it.rows(rows), nil, nil
 	}
 	rv := reflect.ValueOf(vals)
 	if rv.Kind() != reflect.Slice {
@@ -148,17 +166,62 @@ func (it *itemDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, [
 	return out, nil, nil
 }
 
-// rows gives compound rows as []any items in field order.
-func (it *itemDecoder) rows(rows []map[string]any) []any {
-	out := make([]any, len(rows))
-	for i, row := range rows {
-		items := make([]any, len(it.t.Fields))
-		for j, fd := range it.t.Fields {
-			items[j] = value(row[fd.Name])
+// decodedMembers reports whether a compound has a member whose stored bytes
+// are not its value: an object reference (an address) or a variable-length
+// member (a heap ID).
+func decodedMembers(t *hdf5.Datatype) bool {
+	for _, f := range t.Fields {
+		ft := f.Type
+		if ft.Class == hdf5.ClassArray {
+			ft = ft.Base
 		}
-		out[i] = items
+		if ft.Class == hdf5.ClassReference || ft.Class == hdf5.ClassVlen ||
+			ft.Class == hdf5.ClassCompound && decodedMembers(ft) {
+			return true
+		}
 	}
-	return out
+	return false
+}
+
+// markReferences gives the reference members of a compound the dtype kind
+// LINDI's _COMPOUND_DTYPE gives them ("<REFERENCE>"), so that both forms
+// of a file have one dtype; numpy's descr calls them objects.
+func markReferences(dt *zarrmeta.DType, t *hdf5.Datatype) {
+	if len(dt.Fields) != len(t.Fields) {
+		return
+	}
+	for i, f := range t.Fields {
+		if f.Type.Class == hdf5.ClassReference {
+			dt.Fields[i].DType = zarrmeta.DType{Kind: zarrmeta.KindReference, Size: dt.Fields[i].DType.Size}
+		}
+	}
+}
+
+// rowDecoder turns stored compound elements into rows: one []any per
+// element holding its members in declaration order, references as Refs.
+type rowDecoder struct {
+	hf *hdf5.File
+	t  *hdf5.Datatype
+}
+
+func (r *rowDecoder) Items(ctx context.Context, raw []byte, _ []any) ([]any, []byte, error) {
+	vals, err := r.hf.Decode(ctx, r.t, raw, len(raw)/int(r.t.Size))
+	if err != nil {
+		return nil, nil, err
+	}
+	maps, ok := vals.([]map[string]any)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: compound elements decode to %T", driver.ErrFormat, vals)
+	}
+	out := make([]any, len(maps))
+	for i, m := range maps {
+		row := make([]any, len(r.t.Fields))
+		for j, f := range r.t.Fields {
+			row[j] = value(m[f.Name])
+		}
+		out[i] = row
+	}
+	return out, nil, nil
 }
 
 // Stored returns the engine's view of the dataset, reading its chunk index on
@@ -184,7 +247,7 @@ func (s *storage) build(ctx context.Context) (*engine.Chunked, error) {
 	}
 	return &engine.Chunked{
 		Shape: s.dims, Chunks: slices.Clone(loc.Grid()), ItemSize: int(s.hd.Datatype().Size),
-		Fill: s.fill.Bytes, Name: s.path, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
+		Fill: s.engineFill(), Name: s.path, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
 		Locator: &locator{loc: loc, src: s.hf.Source()},
 	}, nil
 }
@@ -205,4 +268,22 @@ func (l *locator) Locate(ctx context.Context, coords []int) (engine.Chunk, error
 		out.Src, out.Off, out.Len = l.src, c.Off, c.Len
 	}
 	return out, nil
+}
+
+// complexDType recognises h5py's complex numbers.
+func complexDType(t *hdf5.Datatype) (zarrmeta.DType, bool) {
+	if t.Class != hdf5.ClassCompound || len(t.Fields) != 2 {
+		return zarrmeta.DType{}, false
+	}
+	r, i := t.Fields[0], t.Fields[1]
+	if r.Name != "r" || i.Name != "i" || r.Type.Class != hdf5.ClassFloat || i.Type.Class != hdf5.ClassFloat ||
+		r.Type.Size != i.Type.Size || r.Type.BigEndian != i.Type.BigEndian || r.Offset != 0 ||
+		i.Offset != r.Type.Size || t.Size != 2*r.Type.Size || (r.Type.Size != 4 && r.Type.Size != 8) {
+		return zarrmeta.DType{}, false
+	}
+	order := zarrmeta.LittleEndian
+	if r.Type.BigEndian {
+		order = zarrmeta.BigEndian
+	}
+	return zarrmeta.DType{Kind: zarrmeta.KindComplex, Order: order, Size: int(t.Size)}, true
 }

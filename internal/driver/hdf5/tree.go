@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
@@ -74,7 +75,8 @@ func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string,
 }
 
 // attributes converts the attributes of an HDF5 object. An attribute that
-// cannot be decoded has its error as its value.
+// cannot be decoded has its error as its value. An attribute of two or more
+// dimensions becomes nested lists of its rows, as LINDI writes it.
 func attributes(ctx context.Context, o hdf5.Object) (map[string]any, error) {
 	list, err := o.Attrs(ctx)
 	if err != nil {
@@ -83,15 +85,49 @@ func attributes(ctx context.Context, o hdf5.Object) (map[string]any, error) {
 	vals := make(map[string]any, len(list))
 	for _, a := range list {
 		if a.Err != nil {
-			vals[a.Name] = a.Err
+			vals[a.Name] = fmt.Errorf("%s: %w", a.Type.Class, a.Err)
 			continue
 		}
-		vals[a.Name] = value(a.Value)
+		v := value(a.Value)
+		if len(a.Shape) >= 2 {
+			if v, err = nest(v, a.Shape); err != nil {
+				vals[a.Name] = err
+				continue
+			}
+		}
+		vals[a.Name] = v
 	}
 	return vals, nil
 }
 
-// value maps the hdf5 package's values onto the driver's.
+// nest splits the flat slice v into nested []any along all but the last of
+// dims, so that the innermost lists keep their typed slice.
+func nest(v any, dims []uint64) (any, error) {
+	rv := reflect.ValueOf(v)
+	n := uint64(1)
+	for _, d := range dims {
+		n *= d
+	}
+	if rv.Kind() != reflect.Slice || uint64(rv.Len()) != n {
+		return nil, fmt.Errorf("%w: attribute of shape %v decodes to %T", driver.ErrFormat, dims, v)
+	}
+	if len(dims) == 1 {
+		return v, nil
+	}
+	out := make([]any, dims[0])
+	step := int(n / max(dims[0], 1))
+	for i := range out {
+		sub, err := nest(rv.Slice(i*step, (i+1)*step).Interface(), dims[1:])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = sub
+	}
+	return out, nil
+}
+
+// value maps the hdf5 package's values onto the driver's: references to
+// Refs, compound elements to maps of driver values.
 func value(v any) any {
 	switch x := v.(type) {
 	case hdf5.ObjectRef:
@@ -100,6 +136,25 @@ func value(v any) any {
 		out := make([]driver.Ref, len(x))
 		for i, r := range x {
 			out[i] = driver.Ref{Path: r.Path}
+		}
+		return out
+	case hdf5.RegionRef:
+		return regionRef(x)
+	case []hdf5.RegionRef:
+		out := make([]any, len(x))
+		for i, r := range x {
+			out[i] = regionRef(r)
+		}
+		return out
+	case map[string]any:
+		for k, f := range x {
+			x[k] = value(f)
+		}
+		return x
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = value(e)
 		}
 		return out
 	case []any:
@@ -128,6 +183,11 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 		for _, n := range hd.Shape() {
 			d.Shape = append(d.Shape, int(min(n, math.MaxInt32)))
 		}
+		d.DType, _ = numpyDType(hd.Datatype()) // shown when known
+		describeMore(d, hd)
+		if hd.Layout() == hdf5.LayoutVirtual {
+			d.Layout = driver.Virtual
+		}
 		d.Err = fmt.Errorf("%s: %w", path, err)
 		return d, nil
 	}
@@ -141,4 +201,8 @@ func joinPath(dir, name string) string {
 		return "/" + name
 	}
 	return dir + "/" + name
+}
+
+func regionRef(r hdf5.RegionRef) driver.RegionRef {
+	return driver.RegionRef{Path: r.Path, All: r.Kind == hdf5.RegionAll, Blocks: r.Blocks, Points: r.Points}
 }

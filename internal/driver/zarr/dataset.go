@@ -2,8 +2,10 @@ package zarr
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
@@ -16,13 +18,15 @@ import (
 
 // dataset builds a dataset from its .zarray and .zattrs.
 func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*driver.Dataset, error) {
-	meta, err := zarrmeta.ParseArray(zarray)
-	if err != nil {
-		return nil, fmt.Errorf("%s/.zarray: %w", key, err)
-	}
 	attrs, err := userAttrs(za)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	meta, err := zarrmeta.ParseArray(zarray)
+	if err != nil {
+		// An array this package cannot describe (a dtype it does not read)
+		// is unreadable on its own; the rest of the store reads.
+		return &driver.Dataset{Attrs: attrs, Shape: shapeOf(zarray), Err: fmt.Errorf("%s/.zarray: %w", key, err)}, nil
 	}
 	d := &driver.Dataset{
 		Attrs: attrs, Shape: meta.Shape, DType: meta.DType, Chunks: meta.Chunks, Fill: meta.Fill,
@@ -38,7 +42,20 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		if meta.DType.Kind != zarrmeta.KindObject {
 			return nil, fmt.Errorf("%s: %w: _COMPOUND_DTYPE on a %s array", path, driver.ErrFormat, meta.DType)
 		}
-		d.DType = ct
+		// An HDF5 compound's unwritten elements are zeros; LINDI's 0 for
+		// the object array says nothing else.
+		d.DType, d.Fill = ct, zarrmeta.Fill{Bytes: make([]byte, ct.Size)}
+	}
+	var items driver.Items
+	if t.lindi != nil && meta.DType.Kind == zarrmeta.KindUnicode {
+		// HDF5 has no UTF-32 strings: LINDI writes an HDF5 variable-length
+		// string scalar as "<U n". It reads as the HDF5 file does: |O, strings.
+		u := unicodeItems{dtype: meta.DType}
+		fill, err := u.decode(meta.Fill.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: fill value: %w", path, err)
+		}
+		d.DType, d.Fill, items = zarrmeta.DType{Kind: zarrmeta.KindObject, Size: 8}, zarrmeta.Fill{Object: fill}, u
 	}
 	pipe, err := t.env.Codecs.Pipeline(meta.Compressor, meta.Filters)
 	if err != nil {
@@ -61,6 +78,8 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 	if objects {
 		_, rows := za.CompoundDType()
 		st.Items = jsonItems{rows: rows, dtype: d.DType}
+	} else {
+		st.Items = items
 	}
 	d.Storage = st
 	return d, nil
@@ -152,4 +171,14 @@ func (e *external) open(ctx context.Context) (*driver.Stored, error) {
 		return nil, d.Err
 	}
 	return d.Storage.Stored(ctx)
+}
+
+// shapeOf reads the shape of a .zarray that does not parse as a whole, for
+// display; empty when it has none.
+func shapeOf(zarray []byte) []int {
+	var m struct{ Shape []int }
+	if json.Unmarshal(zarray, &m) != nil || slices.ContainsFunc(m.Shape, func(n int) bool { return n < 0 }) {
+		return []int{}
+	}
+	return append([]int{}, m.Shape...)
 }

@@ -2,11 +2,13 @@ package zarr
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -96,4 +98,40 @@ func number(n json.Number) (any, error) {
 		return nil, fmt.Errorf("%w: number %q: %v", driver.ErrFormat, s, err)
 	}
 	return f, nil
+}
+
+// unicodeItems turns fixed-size UTF-32 elements ("<U n") into strings,
+// dropping trailing NULs as numpy does.
+type unicodeItems struct{ dtype zarrmeta.DType }
+
+func (u unicodeItems) Items(_ context.Context, raw []byte, _ []any) ([]any, []byte, error) {
+	size := u.dtype.Size
+	if size == 0 || len(raw)%size != 0 {
+		return nil, nil, fmt.Errorf("%w: %d bytes of %s elements", driver.ErrFormat, len(raw), u.dtype)
+	}
+	out := make([]any, len(raw)/size)
+	for i := range out {
+		s, err := u.decode(raw[i*size : (i+1)*size])
+		if err != nil {
+			return nil, nil, fmt.Errorf("element %d: %w", i, err)
+		}
+		out[i] = s
+	}
+	return out, nil, nil
+}
+
+func (u unicodeItems) decode(b []byte) (string, error) {
+	var order binary.ByteOrder = binary.LittleEndian
+	if u.dtype.Order == zarrmeta.BigEndian {
+		order = binary.BigEndian
+	}
+	var sb strings.Builder
+	for i := 0; i+4 <= len(b); i += 4 {
+		r := rune(order.Uint32(b[i:]))
+		if !utf8.ValidRune(r) {
+			return "", fmt.Errorf("%w: invalid code point %#x in a unicode string", driver.ErrFormat, uint32(r))
+		}
+		sb.WriteRune(r)
+	}
+	return strings.TrimRight(sb.String(), "\x00"), nil
 }
