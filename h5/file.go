@@ -20,6 +20,7 @@ type File struct {
 	name     string
 	format   string
 	root     *Group
+	tree     *tree
 	env      *driver.Env
 	fetcher  *fetch.Fetcher
 	workers  int
@@ -227,7 +228,8 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 		return err
 	}
 	f.format = d.Name()
-	f.root = newTree(f).group(root, "/")
+	f.tree = newTree(f)
+	f.root = f.tree.group(root, "/")
 	return nil
 }
 

@@ -67,9 +67,10 @@ type Group struct {
 	// finder looks up members not in links, for a store that cannot be listed.
 	finder driver.Finder
 
-	mu    sync.RWMutex      // guards links and hard, which grow in a lazy file
-	links []Link            // sorted by name
-	hard  map[string]Object // targets of the hard links
+	mu      sync.RWMutex               // guards links, hard and pending, which change in a lazy file
+	links   []Link                     // sorted by name
+	hard    map[string]Object          // targets of the hard links, once loaded
+	pending map[string]*driver.Pending // targets of the hard links not loaded yet
 }
 
 // Name is the last component of the group's path ("/" for the root group).
@@ -84,9 +85,11 @@ func (g *Group) Attrs() Attrs { return g.attrs }
 // File is the file the group belongs to.
 func (g *Group) File() *File { return g.f }
 
-// Members returns the names of the group's links, sorted. For a Zarr store
-// served over HTTP without consolidated metadata (.zmetadata), which cannot be
-// listed, it holds only the members looked up so far.
+// Members returns the names of the group's links, sorted; it does no I/O.
+// For a Zarr store served over HTTP without consolidated metadata
+// (.zmetadata), which cannot be listed, it holds only the members looked up
+// so far. In an HDF5 file it may name a committed datatype, which Get does
+// not return, until that member is first loaded.
 func (g *Group) Members() []string {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
@@ -120,10 +123,13 @@ func (g *Group) link(name string) (Link, bool) {
 }
 
 // Get returns the object at path, relative to g unless it starts with "/";
-// soft links are followed at every step. Open has read the tree, so Get does
-// no I/O, except in a Zarr store served over HTTP without consolidated
-// metadata (.zmetadata), which cannot be listed: there Get looks the members
-// up as it goes, and ctx bounds those requests.
+// soft links are followed at every step. A file that is opened lazily (an
+// HDF5 file, whose object headers may each cost a round trip) reads the
+// objects on the path the first time it is traversed, and a Zarr store
+// served over HTTP without consolidated metadata (.zmetadata), which cannot
+// be listed, looks the members up as it goes; ctx bounds those requests.
+// The object returned has its links and attributes loaded: its Members and
+// Attrs do no I/O.
 func (g *Group) Get(ctx context.Context, path string) (Object, error) {
 	return g.f.lookup(ctx, g, path, 0)
 }
@@ -164,16 +170,32 @@ type WalkFunc func(path string, link Link, obj Object, err error) error
 var SkipGroup = errors.New("h5: skip this group")
 
 // Walk calls fn for every link below g, depth first, in name order. Soft links
-// are reported with the object they lead to but not descended into, so every
-// object is visited once through its hard link. ctx bounds the lookups of
-// soft links (see Get).
+// are reported with the object they lead to but not descended into, and a
+// group reached by several hard links is descended into once, so every object
+// is visited once. In a lazily opened file Walk loads g's members
+// concurrently before the first call of fn and, when it first descends into
+// a group, the subtrees of that group and its later siblings level by level,
+// each level's objects concurrently; ctx bounds those reads and the lookups
+// of soft links (see Get).
 func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
-	for _, l := range g.Links() {
+	if err := loadMembers(ctx, []*Group{g}); err != nil {
+		return err
+	}
+	return g.walk(ctx, fn, map[*Group]bool{g: true})
+}
+
+func (g *Group) walk(ctx context.Context, fn WalkFunc, seen map[*Group]bool) error {
+	links := g.Links()
+	preloaded := false
+	for i, l := range links {
 		p := joinPath(g.path, l.Name)
 		var obj Object
 		var err error
 		if l.Kind == HardLink {
-			obj = g.target(l.Name)
+			obj, err = g.target(ctx, l.Name)
+			if err == nil && obj == nil {
+				continue // a committed datatype: not in the tree
+			}
 		} else {
 			obj, err = g.f.lookup(ctx, g, l.Name, 0)
 		}
@@ -184,13 +206,37 @@ func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
 		if werr != nil {
 			return werr
 		}
-		if sub, ok := obj.(*Group); ok && l.Kind == HardLink {
-			if err := sub.Walk(ctx, fn); err != nil {
+		sub, ok := obj.(*Group)
+		if !ok || l.Kind != HardLink || seen[sub] {
+			continue
+		}
+		if !preloaded {
+			// The walk goes down here, so it will likely go down the later
+			// siblings too: read their subtrees now, a level at a time.
+			preloaded = true
+			if err := preload(ctx, g.subgroups(links[i:])); err != nil {
 				return err
 			}
 		}
+		seen[sub] = true
+		if err := sub.walk(ctx, fn, seen); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// subgroups returns the loaded groups that the hard links among links lead to.
+func (g *Group) subgroups(links []Link) []*Group {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []*Group
+	for _, l := range links {
+		if sub, ok := g.hard[l.Name].(*Group); ok && l.Kind == HardLink {
+			out = append(out, sub)
+		}
+	}
+	return out
 }
 
 // maxHops bounds how many soft links one lookup may follow.
@@ -220,7 +266,14 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 		}
 		switch l.Kind {
 		case HardLink:
-			cur = g.target(seg)
+			o, err := g.target(ctx, seg)
+			if err != nil {
+				return nil, fmt.Errorf("h5: %q: %w", path, err)
+			}
+			if o == nil {
+				return nil, fmt.Errorf("h5: %q: %s is %w: %w", path, joinPath(g.path, seg), errNotObject, ErrNotFound)
+			}
+			cur = o
 		case SoftLink:
 			if hops >= maxHops {
 				return nil, fmt.Errorf("h5: %q: more than %d soft links: %w", path, maxHops, ErrLinkCycle)
@@ -247,20 +300,70 @@ func (g *Group) find(ctx context.Context, name string) (Link, bool, error) {
 	if err != nil || !ok {
 		return Link{}, false, err
 	}
-	l, o := newTree(g.f).link(dl, joinPath(g.path, name))
-	g.add(l, o)
+	l, o, p := g.f.tree.link(dl, joinPath(g.path, name))
+	g.add(l, o, p)
 	return l, true, nil
 }
 
-// target returns the object a hard link leads to.
-func (g *Group) target(name string) Object {
+// target returns the object the hard link name leads to, loading it when it
+// is pending; nil (and no error) for a committed datatype, whose link is then
+// dropped.
+func (g *Group) target(ctx context.Context, name string) (Object, error) {
 	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return g.hard[name]
+	o, p := g.hard[name], g.pending[name]
+	g.mu.RUnlock()
+	if p == nil {
+		return o, nil
+	}
+	path := joinPath(g.path, name)
+	n, err := p.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	o = g.f.tree.object(n, path)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if cur, ok := g.hard[name]; ok {
+		return cur, nil // loaded by a concurrent caller
+	}
+	if _, ok := g.pending[name]; !ok {
+		return nil, nil // dropped by a concurrent caller
+	}
+	delete(g.pending, name)
+	if o == nil {
+		i := sort.Search(len(g.links), func(i int) bool { return g.links[i].Name >= name })
+		g.links = slices.Delete(g.links, i, i+1)
+		return nil, nil
+	}
+	g.hard[name] = o
+	return o, nil
 }
 
-// add inserts a link, keeping the links sorted; o is the target of a hard link.
-func (g *Group) add(l Link, o Object) {
+// pendingNames returns the names of the hard links not loaded yet.
+func (g *Group) pendingNames() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	names := make([]string, 0, len(g.pending))
+	for name := range g.pending {
+		names = append(names, name)
+	}
+	return names
+}
+
+// hardTargets returns the loaded targets of the hard links.
+func (g *Group) hardTargets() []Object {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	out := make([]Object, 0, len(g.hard))
+	for _, o := range g.hard {
+		out = append(out, o)
+	}
+	return out
+}
+
+// add inserts a link, keeping the links sorted; o is the target of a hard
+// link, or p the Pending that loads it.
+func (g *Group) add(l Link, o Object, p *driver.Pending) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if _, ok := g.link(l.Name); ok {
@@ -268,7 +371,11 @@ func (g *Group) add(l Link, o Object) {
 	}
 	i := sort.Search(len(g.links), func(i int) bool { return g.links[i].Name >= l.Name })
 	g.links = slices.Insert(g.links, i, l)
-	if l.Kind == HardLink {
+	switch {
+	case l.Kind != HardLink:
+	case p != nil:
+		g.pending[l.Name] = p
+	default:
 		g.hard[l.Name] = o
 	}
 }

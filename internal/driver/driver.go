@@ -56,7 +56,8 @@ type Driver interface {
 	// Sniff tells whether the input is in the driver's format, from its name
 	// and, when needed, its first bytes (Input.Head).
 	Sniff(ctx context.Context, in *Input) (Match, error)
-	// Open reads the input's object tree and returns its root group.
+	// Open reads the input's object tree and returns its root group. The
+	// tree may be partly Pending: its nodes are then loaded on first use.
 	Open(ctx context.Context, env *Env, in *Input) (*Group, error)
 }
 
@@ -137,10 +138,10 @@ type Link struct {
 	Kind   LinkKind
 	Target string // the path a soft or external link points at
 	File   string // the file an external link points into
-	Node   Node   // the target of a hard link: *Group or *Dataset
+	Node   Node   // the target of a hard link: *Group, *Dataset or *Pending
 }
 
-// Node is a *Group or a *Dataset.
+// Node is a *Group, a *Dataset, or a *Pending that loads one of them.
 type Node interface{ node() }
 
 // Group is a group as a driver opened it.

@@ -49,7 +49,7 @@ func (hdf5Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 		return nil, err
 	}
 	b := &builder{env: env, hf: hf, groups: map[uint64]*driver.Group{}}
-	return b.group(ctx, hf.Root(), "/", 0)
+	return b.group(ctx, hf.Root(), "/")
 }
 
 // open opens (once per file) the HDF5 file at name through the file's sources.

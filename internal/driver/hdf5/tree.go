@@ -4,69 +4,75 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
 )
 
-// maxDepth bounds the nesting of groups, against hostile files.
-const maxDepth = 256
-
-// builder turns the objects of an HDF5 file into the driver's tree.
+// builder turns the objects of an HDF5 file into the driver's tree, lazily:
+// a group's members are Pendings, read when h5 first needs them, so that
+// opening a remote file reads only the objects on the paths asked for.
 type builder struct {
-	env    *driver.Env
-	hf     *hdf5.File
+	env *driver.Env
+	hf  *hdf5.File
+
+	mu     sync.Mutex
 	groups map[uint64]*driver.Group // by header address: a group hard-linked twice is one Group
 }
 
-func (b *builder) group(ctx context.Context, hg *hdf5.Group, path string, depth int) (*driver.Group, error) {
-	if g, ok := b.groups[hg.Addr()]; ok {
+// group reads a group's attributes and links; its hard links lead to
+// Pendings.
+func (b *builder) group(ctx context.Context, hg *hdf5.Group, path string) (*driver.Group, error) {
+	b.mu.Lock()
+	g, ok := b.groups[hg.Addr()]
+	b.mu.Unlock()
+	if ok {
 		return g, nil
-	}
-	if depth > maxDepth {
-		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
 	}
 	attrs, err := attributes(ctx, hg)
 	if err != nil {
 		return nil, err
 	}
-	g := &driver.Group{Addr: hg.Addr(), Attrs: attrs}
-	b.groups[hg.Addr()] = g
 	links, err := hg.Members(ctx)
 	if err != nil {
 		return nil, err
 	}
+	g = &driver.Group{Addr: hg.Addr(), Attrs: attrs, Links: make([]driver.Link, 0, len(links))}
 	for _, l := range links {
 		switch l.Type {
 		case hdf5.LinkSoft:
 			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.SoftLink, Target: l.Target})
-			continue
 		case hdf5.LinkExternal:
 			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.ExternalLink, Target: l.Target, File: l.File})
-			continue
-		}
-		node, err := b.member(ctx, hg, l.Name, joinPath(path, l.Name), depth)
-		if err != nil {
-			return nil, err
-		}
-		if node != nil {
-			g.Links = append(g.Links, driver.Link{Name: l.Name, Node: node})
+		default:
+			name := l.Name
+			load := func(ctx context.Context) (driver.Node, error) {
+				return b.member(ctx, hg, name, joinPath(path, name))
+			}
+			g.Links = append(g.Links, driver.Link{Name: name, Node: driver.NewPending(load)})
 		}
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if first, ok := b.groups[hg.Addr()]; ok {
+		return first, nil // read concurrently through another link
+	}
+	b.groups[hg.Addr()] = g
 	return g, nil
 }
 
 // member reads the object a hard link leads to. A committed datatype is not
 // a group or a dataset: h5py lists it, but it holds no data, so it is left
 // out of the tree (nil).
-func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string, depth int) (driver.Node, error) {
+func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string) (driver.Node, error) {
 	obj, err := hg.Lookup(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	switch o := obj.(type) {
 	case *hdf5.Group:
-		return b.group(ctx, o, path, depth+1)
+		return b.group(ctx, o, path)
 	case *hdf5.Dataset:
 		return b.dataset(ctx, o, path, true)
 	}
