@@ -230,7 +230,7 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 	f.format = d.Name()
 	f.tree = newTree(f)
 	f.root = f.tree.group(root, "/")
-	return nil
+	return f.root.completed(ctx)
 }
 
 // isURL reports whether name is an http(s) URL rather than a local path.

@@ -60,14 +60,17 @@ type Link struct {
 
 // Group is a group of an HDF5-like hierarchy: named links to groups and datasets.
 type Group struct {
-	f     *File
-	path  string
-	attrs Attrs
+	f    *File
+	path string
 
-	// finder looks up members not in links, for a store that cannot be listed.
-	finder driver.Finder
+	// complete, until called, holds what a lazily opened group has not
+	// read yet; listing serialises the calls.
+	complete func(ctx context.Context) (map[string]any, []driver.Link, error)
+	listing  sync.Mutex
 
-	mu      sync.RWMutex               // guards links, hard and pending, which change in a lazy file
+	mu      sync.RWMutex // guards the fields below, which change in a lazy file
+	attrs   Attrs
+	finder  driver.Finder              // looks up members not in links, for a store that cannot be listed
 	links   []Link                     // sorted by name
 	hard    map[string]Object          // targets of the hard links, once loaded
 	pending map[string]*driver.Pending // targets of the hard links not loaded yet
@@ -80,7 +83,36 @@ func (g *Group) Name() string { return baseName(g.path) }
 func (g *Group) Path() string { return g.path }
 
 // Attrs returns the group's attributes.
-func (g *Group) Attrs() Attrs { return g.attrs }
+func (g *Group) Attrs() Attrs {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.attrs
+}
+
+// completed reads the attributes and links of a group opened lazily, the
+// first time it is called; a group is completed before users see it.
+func (g *Group) completed(ctx context.Context) error {
+	g.listing.Lock()
+	defer g.listing.Unlock()
+	g.mu.RLock()
+	complete := g.complete
+	g.mu.RUnlock()
+	if complete == nil {
+		return nil
+	}
+	attrs, links, err := complete(ctx)
+	if err != nil {
+		return fmt.Errorf("h5: %s: %w", g.path, err)
+	}
+	for _, dl := range links {
+		g.add(g.f.tree.link(dl, joinPath(g.path, dl.Name)))
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.attrs = newAttrs(attrs)
+	g.complete, g.finder = nil, nil
+	return nil
+}
 
 // File is the file the group belongs to.
 func (g *Group) File() *File { return g.f }
@@ -178,6 +210,9 @@ var SkipGroup = errors.New("h5: skip this group")
 // each level's objects concurrently; ctx bounds those reads and the lookups
 // of soft links (see Get).
 func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
+	if err := g.completed(ctx); err != nil {
+		return err
+	}
 	if err := loadMembers(ctx, []*Group{g}); err != nil {
 		return err
 	}
@@ -195,6 +230,11 @@ func (g *Group) walk(ctx context.Context, fn WalkFunc, seen map[*Group]bool) err
 			obj, err = g.target(ctx, l.Name)
 			if err == nil && obj == nil {
 				continue // a committed datatype: not in the tree
+			}
+			if sub, ok := obj.(*Group); ok && err == nil {
+				if err = sub.completed(ctx); err != nil {
+					obj = nil
+				}
 			}
 		} else {
 			obj, err = g.f.lookup(ctx, g, l.Name, 0)
@@ -287,16 +327,25 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 			return nil, fmt.Errorf("h5: %s links to %s in %s: %w", joinPath(g.path, seg), l.Target, l.File, ErrExternalLink)
 		}
 	}
+	if g, ok := cur.(*Group); ok {
+		if err := g.completed(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return cur, nil
 }
 
 // find returns the link called name, looking it up in the store when the
 // group cannot be listed.
 func (g *Group) find(ctx context.Context, name string) (Link, bool, error) {
-	if l, ok := g.Link(name); ok || g.finder == nil {
+	g.mu.RLock()
+	l, ok := g.link(name)
+	finder := g.finder
+	g.mu.RUnlock()
+	if ok || finder == nil {
 		return l, ok, nil
 	}
-	dl, ok, err := g.finder.Find(ctx, g.path, name)
+	dl, ok, err := finder.Find(ctx, g.path, name)
 	if err != nil || !ok {
 		return Link{}, false, err
 	}

@@ -30,7 +30,7 @@ func (t *tree) groupLocked(dg *driver.Group, path string) *Group {
 	if g, ok := t.groups[dg]; ok {
 		return g
 	}
-	g := &Group{f: t.f, path: path, attrs: newAttrs(dg.Attrs), finder: dg.Finder,
+	g := &Group{f: t.f, path: path, attrs: newAttrs(dg.Attrs), finder: dg.Finder, complete: dg.Complete,
 		hard: map[string]Object{}, pending: map[string]*driver.Pending{}}
 	t.groups[dg] = g
 	for _, dl := range dg.Links {
@@ -85,22 +85,45 @@ func (t *tree) objectLocked(n driver.Node, path string) Object {
 // the tree: enough to cover a wide NWB group in one or two round trips.
 const maxLoads = 64
 
-// loadMembers loads, concurrently, the targets of the hard links of groups
-// that are not loaded yet. A target that fails to load is left pending (a
-// walk reports its error when it reaches it); only the end of ctx fails.
+// loadMembers completes groups and loads, concurrently, the targets of
+// their hard links that are not loaded yet, completing those that are
+// groups. What fails to load is left as it was (a walk reports the error
+// when it reaches it); only the end of ctx fails.
 func loadMembers(ctx context.Context, groups []*Group) error {
+	if err := completeAll(ctx, groups); err != nil {
+		return err
+	}
 	eg, gctx := errgroup.WithContext(ctx)
 	eg.SetLimit(maxLoads)
 	for _, g := range groups {
 		for _, name := range g.pendingNames() {
 			eg.Go(func() error {
-				_, err := g.target(gctx, name)
+				o, err := g.target(gctx, name)
+				if sub, ok := o.(*Group); ok && err == nil {
+					err = sub.completed(gctx)
+				}
 				if err != nil && ctx.Err() != nil {
 					return ctx.Err()
 				}
 				return nil
 			})
 		}
+	}
+	return eg.Wait()
+}
+
+// completeAll completes groups concurrently; like loadMembers it fails
+// only when ctx ends.
+func completeAll(ctx context.Context, groups []*Group) error {
+	eg, gctx := errgroup.WithContext(ctx)
+	eg.SetLimit(maxLoads)
+	for _, g := range groups {
+		eg.Go(func() error {
+			if err := g.completed(gctx); err != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return nil
+		})
 	}
 	return eg.Wait()
 }

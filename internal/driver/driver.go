@@ -159,6 +159,14 @@ type Group struct {
 	// be listed (Zarr over HTTP without .zmetadata) learns its members path
 	// by path.
 	Finder Finder
+	// Complete, when set, reads the attributes and links of a group that
+	// was opened lazily: until it is called Attrs and Links are empty and
+	// Finder looks members up one at a time, which costs less when a path
+	// only passes through the group (in an HDF5 group with a symbol table,
+	// one B-tree node a level instead of every node, and no attribute that
+	// refers to objects elsewhere in the file). h5 calls it before it hands
+	// the group to a user.
+	Complete func(ctx context.Context) (attrs map[string]any, links []Link, err error)
 }
 
 // Finder finds a member of a group of a store that cannot be listed.
@@ -272,8 +280,11 @@ func NewInput(env *Env, name string, isURL, isDir bool) *Input {
 	return &Input{Name: name, URL: isURL, Dir: isDir, env: env}
 }
 
-// headSize is how many bytes Head reads.
-const headSize = 64
+// headSize is how many bytes Head reads: one page of the HDF5 driver's
+// metadata cache, so that when the source caches ranges (the default for a
+// URL) the HDF5 driver's first read is the sniffing read, not a second
+// round trip.
+const headSize = 64 << 10
 
 // Head returns the first bytes of a file (fewer for a shorter file), read
 // once and shared by every driver that asks.

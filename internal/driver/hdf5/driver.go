@@ -49,7 +49,7 @@ func (hdf5Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 		return nil, err
 	}
 	b := &builder{env: env, hf: hf, groups: map[uint64]*driver.Group{}}
-	return b.group(ctx, hf.Root(), "/")
+	return b.group(hf.Root(), "/"), nil
 }
 
 // open opens (once per file) the HDF5 file at name through the file's sources.

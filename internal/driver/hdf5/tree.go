@@ -21,45 +21,69 @@ type builder struct {
 	groups map[uint64]*driver.Group // by header address: a group hard-linked twice is one Group
 }
 
-// group reads a group's attributes and links; its hard links lead to
-// Pendings.
-func (b *builder) group(ctx context.Context, hg *hdf5.Group, path string) (*driver.Group, error) {
+// group returns the group, lazily: its attributes and links are read when
+// h5 completes it, and until then its members are found one name at a time.
+func (b *builder) group(hg *hdf5.Group, path string) *driver.Group {
 	b.mu.Lock()
-	g, ok := b.groups[hg.Addr()]
-	b.mu.Unlock()
-	if ok {
-		return g, nil
+	defer b.mu.Unlock()
+	if g, ok := b.groups[hg.Addr()]; ok {
+		return g
 	}
+	g := &driver.Group{Addr: hg.Addr(), Finder: finder{b, hg, path},
+		Complete: func(ctx context.Context) (map[string]any, []driver.Link, error) {
+			return b.complete(ctx, hg, path)
+		}}
+	b.groups[hg.Addr()] = g
+	return g
+}
+
+// complete reads a group's attributes and links; its hard links lead to
+// Pendings.
+func (b *builder) complete(ctx context.Context, hg *hdf5.Group, path string) (map[string]any, []driver.Link, error) {
 	attrs, err := attributes(ctx, hg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	links, err := hg.Members(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g = &driver.Group{Addr: hg.Addr(), Attrs: attrs, Links: make([]driver.Link, 0, len(links))}
-	for _, l := range links {
-		switch l.Type {
-		case hdf5.LinkSoft:
-			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.SoftLink, Target: l.Target})
-		case hdf5.LinkExternal:
-			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.ExternalLink, Target: l.Target, File: l.File})
-		default:
-			name := l.Name
-			load := func(ctx context.Context) (driver.Node, error) {
-				return b.member(ctx, hg, name, joinPath(path, name))
-			}
-			g.Links = append(g.Links, driver.Link{Name: name, Node: driver.NewPending(load)})
-		}
+	out := make([]driver.Link, len(links))
+	for i, l := range links {
+		out[i] = b.link(hg, path, l)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if first, ok := b.groups[hg.Addr()]; ok {
-		return first, nil // read concurrently through another link
+	return attrs, out, nil
+}
+
+// link converts a link of the group hg at path; a hard link's target is a
+// Pending.
+func (b *builder) link(hg *hdf5.Group, path string, l hdf5.Link) driver.Link {
+	switch l.Type {
+	case hdf5.LinkSoft:
+		return driver.Link{Name: l.Name, Kind: driver.SoftLink, Target: l.Target}
+	case hdf5.LinkExternal:
+		return driver.Link{Name: l.Name, Kind: driver.ExternalLink, Target: l.Target, File: l.File}
 	}
-	b.groups[hg.Addr()] = g
-	return g, nil
+	name := l.Name
+	load := func(ctx context.Context) (driver.Node, error) {
+		return b.member(ctx, hg, name, joinPath(path, name))
+	}
+	return driver.Link{Name: name, Node: driver.NewPending(load)}
+}
+
+// finder looks up one member of a group not completed yet.
+type finder struct {
+	b    *builder
+	hg   *hdf5.Group
+	path string
+}
+
+func (f finder) Find(ctx context.Context, _, name string) (driver.Link, bool, error) {
+	l, ok, err := f.hg.Link(ctx, name)
+	if err != nil || !ok {
+		return driver.Link{}, false, err
+	}
+	return f.b.link(f.hg, f.path, l), true, nil
 }
 
 // member reads the object a hard link leads to. A committed datatype is not
@@ -72,7 +96,7 @@ func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string)
 	}
 	switch o := obj.(type) {
 	case *hdf5.Group:
-		return b.group(ctx, o, path)
+		return b.group(o, path), nil
 	case *hdf5.Dataset:
 		return b.dataset(ctx, o, path, true)
 	}
