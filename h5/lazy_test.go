@@ -2,12 +2,16 @@ package h5_test
 
 import (
 	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/h5gen"
 	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/io/source"
 )
 
 // serveNWB serves an NWB-shaped HDF5 file of the given number of series of
@@ -139,6 +143,39 @@ func BenchmarkRemoteNWB(b *testing.B) {
 			after := h.Stats()
 			b.ReportMetric(float64(after.Requests-before.Requests)/float64(n), "requests/op")
 			b.ReportMetric(float64(after.Bytes-before.Bytes)/float64(n), "bytes/op")
+		})
+	}
+}
+
+// TestRemoteLINDIOneGET opens a remote LINDI JSON file with one request,
+// from a server that honours Range and from one that sends the whole file.
+func TestRemoteLINDIOneGET(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(conformanceDir, "fixture.lindi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs := netsim.Blobs(map[string][]byte{"/f.lindi.json": doc})
+	noRange := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del("Range")
+		blobs.ServeHTTP(w, r)
+	})
+	for name, next := range map[string]http.Handler{"range": blobs, "no range": noRange} {
+		t.Run(name, func(t *testing.T) {
+			h, err := netsim.New(next, netsim.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := h5.Open(ctx, startServer(t, h)+"/f.lindi.json", h5.WithSourceOptions(source.WithMaxWhole(int64(len(doc)))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if n := len(f.Root().Members()); n == 0 {
+				t.Error("root has no members")
+			}
+			if got := h.Stats().Requests; got != 1 {
+				t.Errorf("opening took %d requests, want 1", got)
+			}
 		})
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/lindigo/lindi/codecs"
@@ -278,6 +280,17 @@ type Input struct {
 // NewInput describes name to the drivers, which read through env.
 func NewInput(env *Env, name string, isURL, isDir bool) *Input {
 	return &Input{Name: name, URL: isURL, Dir: isDir, env: env}
+}
+
+// JSONURL reports whether the input is a URL whose path ends in ".json": a
+// LINDI JSON file, which drivers judge by its name alone, since reading its
+// first bytes would cost a round trip.
+func (in *Input) JSONURL() bool {
+	if !in.URL {
+		return false
+	}
+	u, err := url.Parse(in.Name)
+	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
 }
 
 // headSize is how many bytes Head reads: one page of the HDF5 driver's

@@ -23,9 +23,10 @@ type hdf5Driver struct{}
 func (hdf5Driver) Name() string { return "HDF5" }
 
 // Sniff says Yes to the HDF5 signature at offset 0 and Maybe to any other
-// file: its superblock may follow a user block (at 512, 1024, … bytes).
+// file: its superblock may follow a user block (at 512, 1024, … bytes). A
+// URL ending in .json is LINDI JSON's, without a look.
 func (hdf5Driver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
-	if in.Dir {
+	if in.Dir || in.JSONURL() {
 		return driver.No, nil
 	}
 	head, err := in.Head(ctx)
