@@ -7,6 +7,7 @@ import (
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/internal/hugemem"
 	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
 )
@@ -88,7 +89,7 @@ func (d *Dataset) readBytes(ctx context.Context, st *driver.Stored, r *selection
 	if is > 0 && r.Len() > math.MaxInt/is {
 		return nil, fmt.Errorf("selection of %d elements is too large", r.Len())
 	}
-	raw := make([]byte, r.Len()*is)
+	raw := hugemem.Alloc(r.Len() * is)
 	return raw, engine.Read(ctx, st.Array, r, raw, opt)
 }
 
