@@ -55,19 +55,33 @@ func (f *File) symbolTableLinks(ctx context.Context, body []byte) ([]Link, error
 // symbolTableLink looks name up in an old-style group, reading only the
 // B-tree nodes on the way to its symbol node.
 func (f *File) symbolTableLink(ctx context.Context, body []byte, name string) (Link, bool, error) {
-	st, addr, err := f.openSymbolTable(ctx, body)
-	if err != nil {
+	d := fileio.NewDecoder(body, f.r.Sizes())
+	addr, heapAddr := d.Offset(), d.Offset()
+	if err := d.Err(); err != nil {
+		return Link{}, false, fmt.Errorf("symbol table message: %w", err)
+	}
+	st := &symbolTable{f: f, seen: make(map[uint64]bool)}
+	// The heap and the root node do not depend on each other: read them at
+	// once, which on a remote file saves a round trip.
+	var (
+		lvl            int
+		keys, children []uint64
+	)
+	eg, gctx := errgroup.WithContext(ctx)
+	eg.Go(func() (err error) {
+		st.heap, err = f.localHeap(gctx, heapAddr)
+		return err
+	})
+	eg.Go(func() (err error) {
+		if err = st.visit(addr); err == nil {
+			lvl, keys, children, err = st.readNode(gctx, addr, -1)
+		}
+		return err
+	})
+	if err := eg.Wait(); err != nil {
 		return Link{}, false, err
 	}
-	level := -1
 	for {
-		if err := st.visit(addr); err != nil {
-			return Link{}, false, err
-		}
-		lvl, keys, children, err := st.readNode(ctx, addr, level)
-		if err != nil {
-			return Link{}, false, err
-		}
 		// Child i holds the names after key i up to key i+1.
 		i := 0
 		for ; i < len(children); i++ {
@@ -94,7 +108,14 @@ func (f *File) symbolTableLink(ctx context.Context, body []byte, name string) (L
 			}
 			return Link{}, false, nil
 		}
-		addr, level = children[i], lvl-1
+		addr = children[i]
+		if err := st.visit(addr); err != nil {
+			return Link{}, false, err
+		}
+		var err error
+		if lvl, keys, children, err = st.readNode(ctx, addr, lvl-1); err != nil {
+			return Link{}, false, err
+		}
 	}
 }
 

@@ -293,11 +293,13 @@ func (in *Input) JSONURL() bool {
 	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
 }
 
-// headSize is how many bytes Head reads: one page of the HDF5 driver's
-// metadata cache, so that when the source caches ranges (the default for a
-// URL) the HDF5 driver's first read is the sniffing read, not a second
-// round trip.
-const headSize = 64 << 10
+// HeadSize is how many bytes Head reads: one page of the HDF5 driver's
+// metadata cache for a remote file, so that when the source caches ranges
+// (the default for a URL) the HDF5 driver's first read is the sniffing read,
+// not a second round trip. It is also the speculative first read of a remote
+// HDF5 file, which in an NWB file holds the superblock, the root group and
+// the first objects written.
+const HeadSize = 256 << 10
 
 // Head returns the first bytes of a file (fewer for a shorter file), read
 // once and shared by every driver that asks.
@@ -311,7 +313,7 @@ func (in *Input) Head(ctx context.Context) ([]byte, error) {
 			in.headErr = err
 			return
 		}
-		buf := make([]byte, headSize)
+		buf := make([]byte, HeadSize)
 		n, err := src.ReadAt(ctx, buf, 0)
 		if err != nil && n < len(buf) && !isEOF(err) {
 			in.headErr = err

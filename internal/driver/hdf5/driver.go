@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
@@ -61,6 +62,9 @@ func open(ctx context.Context, env *driver.Env, name string) (*hdf5.File, error)
 			return nil, err
 		}
 		opts := []hdf5.Option{hdf5.WithCodecs(env.Codecs)}
+		if isURL(name) {
+			opts = append(opts, hdf5.WithPageSize(remotePage))
+		}
 		if env.HDF5CacheBytes > 0 {
 			opts = append(opts, hdf5.WithMetadataCacheBytes(env.HDF5CacheBytes))
 		}
@@ -70,6 +74,20 @@ func open(ctx context.Context, env *driver.Env, name string) (*hdf5.File, error)
 		return nil, err
 	}
 	return v.(*hdf5.File), nil
+}
+
+// remotePage is the metadata page size of a remote file. A writer such as
+// h5py allocates a group's header, B-tree, heap and symbol nodes near one
+// another, so a large page turns a chain of dependent reads into one: on the
+// 120-series NWB file of the shared benchmark, one deep dataset took 7
+// requests with 64 KiB pages and 5 with 256 KiB, each 2.6 ms longer at
+// 100 MB/s against 20 ms or more of latency. It is the size of the sniffing
+// read, so that the first page comes from the range cache.
+const remotePage = driver.HeadSize
+
+func isURL(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
 // External opens the dataset name of the HDF5 file at url (a LINDI
