@@ -8,9 +8,12 @@
 //	a, err := h5.Read[float64](ctx, ds, sel) // converts; ReadExact[int16] does not
 //
 // Read[T] and As[T] convert (numbers, strings, references); ReadExact[T] and
-// AsExact[T] do not. Open reads the object tree, so navigation does no I/O
-// except in a store that cannot be listed, and reads fetch and decode the
-// chunks they touch concurrently. Each container format is a driver under
+// AsExact[T] do not. Open reads the tree of a LINDI JSON file or a Zarr
+// store at once; an HDF5 file is opened lazily: Get reads only the objects on
+// the path asked for (a few requests for a remote file, whatever its size),
+// and Walk reads a level of the tree at a time, concurrently. A Group or
+// Dataset, once returned, answers Members and Attrs without I/O. Reads fetch
+// and decode the chunks they touch concurrently. Each container format is a driver under
 // internal/driver. A File is safe for concurrent use; errors wrap the
 // sentinels below or those of the layers underneath.
 package h5

@@ -144,7 +144,9 @@ func (o *options) pool(name string) (*source.Pool, error) {
 }
 
 // Open opens name, a local path or an http(s) URL of a LINDI JSON file, a Zarr
-// v2 directory store or an HDF5 file, and reads its object tree.
+// v2 directory store or an HDF5 file. It reads the object tree of a LINDI
+// JSON file (in one request when remote) or a Zarr store; of an HDF5 file it
+// reads the superblock and the root group, and the rest as it is asked for.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	o := options{cacheBytes: -1, codecs: codecs.Builtin()}
 	for _, opt := range opts {
