@@ -58,8 +58,19 @@ func TestLazyOpenCost(t *testing.T) {
 		if r, err := g.Attrs().Ref("previous"); err != nil || r.Path != "/acquisition/series_004" {
 			t.Errorf("previous = %v, %v", r, err)
 		}
-		f.Close()
+		// Groups passed through are completed when they are handed out.
+		if got := len(g.Members()); got != 4 {
+			t.Errorf("series_005 has %d members, want 4", got)
+		}
+		acq, err := f.Group(ctx, "acquisition")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(acq.Members()); got != series {
+			t.Errorf("acquisition has %d members, want %d", got, series)
+		}
 		reqs[series] = h.Stats().Requests
+		f.Close()
 		t.Logf("%d series: %d requests", series, reqs[series])
 	}
 	if reqs[200] > reqs[10]+1 || reqs[200] > 8 {
