@@ -11,11 +11,13 @@
 // ReadExact[T] and AsExact[T] do not; ReadInto reads into a caller's buffer,
 // ReadPoints picks scattered elements, IterChunks and Blocks iterate. An HDF5
 // file and its LINDI JSON give the same values of the same Go types (see
-// Attrs and Dataset.Fill); soft and external links are followed. Open reads the object tree, so navigation does no I/O
-// except in a store that cannot be listed, and reads fetch and decode the
-// chunks they touch concurrently. Each container format is a driver under
-// internal/driver. A read whose result would exceed the read limit
-// (WithMaxReadBytes) fails with ErrTooLarge before allocating. A File is safe
-// for concurrent use; errors wrap the sentinels below or those of the layers
-// underneath.
+// Attrs and Dataset.Fill); soft and external links are followed. Open reads
+// the tree of a LINDI file or a Zarr store at once; an HDF5 file is opened
+// lazily: Get reads only the objects on the path asked for, and Walk reads a
+// level at a time, concurrently. A Group or Dataset, once returned, answers
+// Members and Attrs without I/O. Reads fetch and decode the chunks they touch
+// concurrently; one whose result would exceed the read limit
+// (WithMaxReadBytes) fails with ErrTooLarge before allocating. Each container
+// format is a driver under internal/driver. A File is safe for concurrent
+// use; errors wrap the sentinels below or those of the layers underneath.
 package h5

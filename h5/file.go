@@ -20,6 +20,7 @@ type File struct {
 	name     string
 	format   string
 	root     *Group
+	tree     *tree
 	env      *driver.Env
 	fetcher  *fetch.Fetcher
 	workers  int
@@ -177,7 +178,10 @@ func (o *options) pool(name string) (*source.Pool, error) {
 
 // Open opens name, a local path or an http(s) URL of a LINDI JSON file, a
 // LINDI tar (.lindi.tar) or directory (.lindi.d), a Zarr v2 store or an HDF5
-// file, and reads its object tree. The format is told by content, not by name.
+// file; the format is told by content, not by name. It reads the object tree
+// of a LINDI file (a remote .lindi.json in one request) or a Zarr store; of
+// an HDF5 file it reads the superblock and the root group, and the rest as it
+// is asked for.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	o := options{cacheBytes: -1, codecs: codecs.Builtin(), maxRead: DefaultMaxReadBytes()}
 	for _, opt := range opts {
@@ -268,8 +272,9 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 		return err
 	}
 	f.format = d.Name()
-	f.root = newTree(f).group(root, "/")
-	return nil
+	f.tree = newTree(f)
+	f.root = f.tree.group(root, "/")
+	return f.root.completed(ctx)
 }
 
 // isURL reports whether name is an http(s) URL rather than a local path.

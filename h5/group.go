@@ -60,16 +60,20 @@ type Link struct {
 
 // Group is a group of an HDF5-like hierarchy: named links to groups and datasets.
 type Group struct {
-	f     *File
-	path  string
-	attrs Attrs
+	f    *File
+	path string
 
-	// finder looks up members not in links, for a store that cannot be listed.
-	finder driver.Finder
+	// complete, until called, holds what a lazily opened group has not
+	// read yet; listing serialises the calls.
+	complete func(ctx context.Context) (map[string]any, []driver.Link, error)
+	listing  sync.Mutex
 
-	mu    sync.RWMutex      // guards links and hard, which grow in a lazy file
-	links []Link            // sorted by name
-	hard  map[string]Object // targets of the hard links
+	mu      sync.RWMutex // guards the fields below, which change in a lazy file
+	attrs   Attrs
+	finder  driver.Finder              // looks up members not in links, for a store that cannot be listed
+	links   []Link                     // sorted by name
+	hard    map[string]Object          // targets of the hard links, once loaded
+	pending map[string]*driver.Pending // targets of the hard links not loaded yet
 }
 
 // Name is the last component of the group's path ("/" for the root group).
@@ -79,14 +83,45 @@ func (g *Group) Name() string { return baseName(g.path) }
 func (g *Group) Path() string { return g.path }
 
 // Attrs returns the group's attributes.
-func (g *Group) Attrs() Attrs { return g.attrs }
+func (g *Group) Attrs() Attrs {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.attrs
+}
+
+// completed reads the attributes and links of a group opened lazily, the
+// first time it is called; a group is completed before users see it.
+func (g *Group) completed(ctx context.Context) error {
+	g.listing.Lock()
+	defer g.listing.Unlock()
+	g.mu.RLock()
+	complete := g.complete
+	g.mu.RUnlock()
+	if complete == nil {
+		return nil
+	}
+	attrs, links, err := complete(ctx)
+	if err != nil {
+		return fmt.Errorf("h5: %s: %w", g.path, err)
+	}
+	for _, dl := range links {
+		g.add(g.f.tree.link(dl, joinPath(g.path, dl.Name)))
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.attrs = newAttrs(attrs)
+	g.complete, g.finder = nil, nil
+	return nil
+}
 
 // File is the file the group belongs to.
 func (g *Group) File() *File { return g.f }
 
-// Members returns the names of the group's links, sorted. For a Zarr store
-// served over HTTP without consolidated metadata (.zmetadata), which cannot be
-// listed, it holds only the members looked up so far.
+// Members returns the names of the group's links, sorted; it does no I/O.
+// For a Zarr store served over HTTP without consolidated metadata
+// (.zmetadata), which cannot be listed, it holds only the members looked up
+// so far. In an HDF5 file it may name a committed datatype, which Get does
+// not return, until that member is first loaded.
 func (g *Group) Members() []string {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
@@ -120,10 +155,13 @@ func (g *Group) link(name string) (Link, bool) {
 }
 
 // Get returns the object at path, relative to g unless it starts with "/";
-// soft links are followed at every step. Open has read the tree, so Get does
-// no I/O, except in a Zarr store served over HTTP without consolidated
-// metadata (.zmetadata), which cannot be listed: there Get looks the members
-// up as it goes, and ctx bounds those requests.
+// soft links are followed at every step. A file that is opened lazily (an
+// HDF5 file, whose object headers may each cost a round trip) reads the
+// objects on the path the first time it is traversed, and a Zarr store
+// served over HTTP without consolidated metadata (.zmetadata), which cannot
+// be listed, looks the members up as it goes; ctx bounds those requests.
+// The object returned has its links and attributes loaded: its Members and
+// Attrs do no I/O.
 func (g *Group) Get(ctx context.Context, path string) (Object, error) {
 	return g.f.lookup(ctx, g, path, 0)
 }
@@ -164,19 +202,42 @@ type WalkFunc func(path string, link Link, obj Object, err error) error
 var SkipGroup = errors.New("h5: skip this group")
 
 // Walk calls fn for every link below g, depth first, in name order. Soft links
-// are reported with the object they lead to but not descended into, so every
-// object is visited once through its hard link; external links are reported
-// without opening their file (obj and err nil), as h5py's visititems does. ctx bounds the lookups of
-// soft links (see Get).
+// are reported with the object they lead to but not descended into, and a
+// group reached by several hard links is descended into once, so every object
+// is visited once. In a lazily opened file Walk loads g's members
+// concurrently before the first call of fn and, when it first descends into
+// a group, the subtrees of that group and its later siblings level by level,
+// each level's objects concurrently; ctx bounds those reads and the lookups
+// of soft links (see Get). External links are reported without opening
+// their file (obj and err nil), as h5py's visititems does.
 func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
-	for _, l := range g.Links() {
+	if err := g.completed(ctx); err != nil {
+		return err
+	}
+	if err := loadMembers(ctx, []*Group{g}); err != nil {
+		return err
+	}
+	return g.walk(ctx, fn, map[*Group]bool{g: true})
+}
+
+func (g *Group) walk(ctx context.Context, fn WalkFunc, seen map[*Group]bool) error {
+	links := g.Links()
+	preloaded := false
+	for i, l := range links {
 		p := joinPath(g.path, l.Name)
 		var obj Object
 		var err error
-		switch l.Kind {
-		case HardLink:
-			obj = g.target(l.Name)
-		case SoftLink:
+		if l.Kind == HardLink {
+			obj, err = g.target(ctx, l.Name)
+			if err == nil && obj == nil {
+				continue // a committed datatype: not in the tree
+			}
+			if sub, ok := obj.(*Group); ok && err == nil {
+				if err = sub.completed(ctx); err != nil {
+					obj = nil
+				}
+			}
+		} else if l.Kind == SoftLink {
 			obj, err = g.f.lookup(ctx, g, l.Name, 0)
 		}
 		werr := fn(p, l, obj, err)
@@ -186,13 +247,37 @@ func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
 		if werr != nil {
 			return werr
 		}
-		if sub, ok := obj.(*Group); ok && l.Kind == HardLink {
-			if err := sub.Walk(ctx, fn); err != nil {
+		sub, ok := obj.(*Group)
+		if !ok || l.Kind != HardLink || seen[sub] {
+			continue
+		}
+		if !preloaded {
+			// The walk goes down here, so it will likely go down the later
+			// siblings too: read their subtrees now, a level at a time.
+			preloaded = true
+			if err := preload(ctx, g.subgroups(links[i:])); err != nil {
 				return err
 			}
 		}
+		seen[sub] = true
+		if err := sub.walk(ctx, fn, seen); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// subgroups returns the loaded groups that the hard links among links lead to.
+func (g *Group) subgroups(links []Link) []*Group {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []*Group
+	for _, l := range links {
+		if sub, ok := g.hard[l.Name].(*Group); ok && l.Kind == HardLink {
+			out = append(out, sub)
+		}
+	}
+	return out
 }
 
 // maxHops bounds how many soft links one lookup may follow.
@@ -222,7 +307,14 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 		}
 		switch l.Kind {
 		case HardLink:
-			cur = g.target(seg)
+			o, err := g.target(ctx, seg)
+			if err != nil {
+				return nil, fmt.Errorf("h5: %q: %w", path, err)
+			}
+			if o == nil {
+				return nil, fmt.Errorf("h5: %q: %s is %w: %w", path, joinPath(g.path, seg), errNotObject, ErrNotFound)
+			}
+			cur = o
 		case SoftLink:
 			if hops >= maxHops {
 				return nil, fmt.Errorf("h5: %q: more than %d soft links: %w", path, maxHops, ErrLinkCycle)
@@ -240,33 +332,92 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 			cur = next
 		}
 	}
+	if g, ok := cur.(*Group); ok {
+		if err := g.completed(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return cur, nil
 }
 
 // find returns the link called name, looking it up in the store when the
 // group cannot be listed.
 func (g *Group) find(ctx context.Context, name string) (Link, bool, error) {
-	if l, ok := g.Link(name); ok || g.finder == nil {
+	g.mu.RLock()
+	l, ok := g.link(name)
+	finder := g.finder
+	g.mu.RUnlock()
+	if ok || finder == nil {
 		return l, ok, nil
 	}
-	dl, ok, err := g.finder.Find(ctx, g.path, name)
+	dl, ok, err := finder.Find(ctx, g.path, name)
 	if err != nil || !ok {
 		return Link{}, false, err
 	}
-	l, o := newTree(g.f).link(dl, joinPath(g.path, name))
-	g.add(l, o)
+	l, o, p := g.f.tree.link(dl, joinPath(g.path, name))
+	g.add(l, o, p)
 	return l, true, nil
 }
 
-// target returns the object a hard link leads to.
-func (g *Group) target(name string) Object {
+// target returns the object the hard link name leads to, loading it when it
+// is pending; nil (and no error) for a committed datatype, whose link is then
+// dropped.
+func (g *Group) target(ctx context.Context, name string) (Object, error) {
 	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return g.hard[name]
+	o, p := g.hard[name], g.pending[name]
+	g.mu.RUnlock()
+	if p == nil {
+		return o, nil
+	}
+	path := joinPath(g.path, name)
+	n, err := p.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	o = g.f.tree.object(n, path)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if cur, ok := g.hard[name]; ok {
+		return cur, nil // loaded by a concurrent caller
+	}
+	if _, ok := g.pending[name]; !ok {
+		return nil, nil // dropped by a concurrent caller
+	}
+	delete(g.pending, name)
+	if o == nil {
+		i := sort.Search(len(g.links), func(i int) bool { return g.links[i].Name >= name })
+		g.links = slices.Delete(g.links, i, i+1)
+		return nil, nil
+	}
+	g.hard[name] = o
+	return o, nil
 }
 
-// add inserts a link, keeping the links sorted; o is the target of a hard link.
-func (g *Group) add(l Link, o Object) {
+// pendingNames returns the names of the hard links not loaded yet.
+func (g *Group) pendingNames() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	names := make([]string, 0, len(g.pending))
+	for name := range g.pending {
+		names = append(names, name)
+	}
+	return names
+}
+
+// hardTargets returns the loaded targets of the hard links.
+func (g *Group) hardTargets() []Object {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	out := make([]Object, 0, len(g.hard))
+	for _, o := range g.hard {
+		out = append(out, o)
+	}
+	return out
+}
+
+// add inserts a link, keeping the links sorted; o is the target of a hard
+// link, or p the Pending that loads it.
+func (g *Group) add(l Link, o Object, p *driver.Pending) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if _, ok := g.link(l.Name); ok {
@@ -274,7 +425,11 @@ func (g *Group) add(l Link, o Object) {
 	}
 	i := sort.Search(len(g.links), func(i int) bool { return g.links[i].Name >= l.Name })
 	g.links = slices.Insert(g.links, i, l)
-	if l.Kind == HardLink {
+	switch {
+	case l.Kind != HardLink:
+	case p != nil:
+		g.pending[l.Name] = p
+	default:
 		g.hard[l.Name] = o
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/internal/hugemem"
 	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
 )
@@ -95,7 +96,7 @@ func (d *Dataset) readBytes(ctx context.Context, st *driver.Stored, r *selection
 	if err := d.f.checkSize(r.Len(), size); err != nil {
 		return nil, err
 	}
-	raw := make([]byte, r.Len()*is)
+	raw := hugemem.Alloc(r.Len() * is)
 	return raw, engine.Read(ctx, st.Array, r, raw, opt)
 }
 

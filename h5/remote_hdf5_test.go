@@ -8,9 +8,10 @@ import (
 	"github.com/lindigo/lindi/io/netsim"
 )
 
-// TestRemoteHDF5OpenRequests opens each HDF5 fixture over HTTP (which reads
-// the whole tree: groups, links, datasets, attributes) and checks that it
-// costs a handful of requests, thanks to the metadata page cache.
+// TestRemoteHDF5OpenRequests opens each HDF5 fixture over HTTP and walks
+// it (which reads the whole tree: groups, links, datasets, attributes), and
+// checks that it costs a handful of requests, thanks to the metadata page
+// cache.
 func TestRemoteHDF5OpenRequests(t *testing.T) {
 	for _, name := range []string{"fixture.h5", "fixture-latest.h5"} {
 		t.Run(name, func(t *testing.T) {

@@ -28,7 +28,8 @@
 // numpy dtype text), fill value, Layout and filter Pipeline.
 // Variable-length elements (strings, sequences) are resolved through the
 // global heap by File.ReadVlen. Object references resolve to paths with
-// File.PathOf, which walks the tree once.
+// File.PathOf, which searches the tree breadth first, only as deep as the
+// objects asked for.
 //
 // # Raw data
 //

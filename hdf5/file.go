@@ -3,7 +3,6 @@ package hdf5
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
@@ -12,7 +11,7 @@ import (
 
 // File is an open HDF5 file. It is safe for concurrent use by multiple
 // goroutines; its caches (object headers, the address-to-path map) are
-// filled lazily under a lock.
+// filled lazily under locks.
 type File struct {
 	r      *fileio.Reader
 	sb     *superblock
@@ -23,8 +22,7 @@ type File struct {
 	collections *fileio.Memo[uint64, collection]
 	sohm        map[uint16]uint64 // message type → shared message heap
 
-	mu    sync.Mutex
-	paths map[uint64]string // object address → path, once walked
+	refs refPaths // object address → path, as far as searched
 }
 
 // maxCachedHeaders bounds the object header cache; past it headers are

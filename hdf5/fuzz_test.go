@@ -28,6 +28,12 @@ func FuzzOpen(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// Lookups by name first, before a listing is cached: a symbol
+		// table's B-tree is then searched, not walked.
+		for _, name := range []string{"", "a", "data", "\xff"} {
+			_, _, _ = file.Root().Link(ctx, name)
+		}
+		_, _ = file.Lookup(ctx, "/a/b/c")
 		_ = walkAll(ctx, file, 200)
 	})
 }

@@ -179,6 +179,60 @@ func (f *File) newStyleLinks(ctx context.Context, h *objectHeader) ([]Link, erro
 	return append(links, dense...), nil
 }
 
+// Link returns the link called name in g, without following it, and
+// whether there is one. Unlike Members it reads only what the lookup needs:
+// in a group with a symbol table (the layout h5py writes by default), the
+// B-tree nodes on the way to the name, not every node.
+func (g *Group) Link(ctx context.Context, name string) (Link, bool, error) {
+	l, ok, err := g.f.link(ctx, g.addr, name)
+	if err != nil {
+		return Link{}, false, fmt.Errorf("hdf5: link %q of %s: %w", name, g.path, err)
+	}
+	return l, ok, nil
+}
+
+// link looks name up in the group whose header is at addr: among its links
+// when they were listed before, else through its symbol table's B-tree or
+// its compact link messages; a group with dense links is listed whole.
+func (f *File) link(ctx context.Context, addr uint64, name string) (Link, bool, error) {
+	if links, ok := f.links.Get(addr); ok {
+		return search(links, name)
+	}
+	h, err := f.header(ctx, addr)
+	if err != nil {
+		return Link{}, false, err
+	}
+	if m, ok := h.first(msgSymbolTable); ok {
+		return f.symbolTableLink(ctx, m.body, name)
+	}
+	if _, ok := h.first(msgLinkInfo); !ok {
+		for _, m := range h.all(msgLink) {
+			l, err := parseLink(m.body, f.r.Sizes())
+			if err != nil {
+				return Link{}, false, err
+			}
+			if l.Name == name {
+				return l, true, nil
+			}
+		}
+		return Link{}, false, nil
+	}
+	links, err := f.groupLinks(ctx, addr)
+	if err != nil {
+		return Link{}, false, err
+	}
+	return search(links, name)
+}
+
+// search finds name among links sorted by name.
+func search(links []Link, name string) (Link, bool, error) {
+	i, found := slices.BinarySearchFunc(links, name, func(l Link, n string) int { return strings.Compare(l.Name, n) })
+	if !found {
+		return Link{}, false, nil
+	}
+	return links[i], true, nil
+}
+
 // MaxLinkDepth is the number of soft links a lookup follows before it
 // fails with ErrLinkLoop.
 const MaxLinkDepth = 40
@@ -263,15 +317,13 @@ func (f *File) resolve(ctx context.Context, g *Group, path string, depth *int) (
 
 // step follows the link name of g.
 func (f *File) step(ctx context.Context, g *Group, name string, depth *int) (Object, error) {
-	links, err := f.groupLinks(ctx, g.addr)
+	l, found, err := f.link(ctx, g.addr, name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", g.path, err)
 	}
-	i, found := slices.BinarySearchFunc(links, name, func(l Link, n string) int { return strings.Compare(l.Name, n) })
 	if !found {
 		return nil, fmt.Errorf("%w: no %q in %s", ErrNotFound, name, g.path)
 	}
-	l := links[i]
 	path := joinPath(g.path, name)
 	switch l.Type {
 	case LinkHard:

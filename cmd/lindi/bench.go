@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"compress/zlib"
 	"context"
 	"encoding/binary"
@@ -12,10 +13,12 @@ import (
 	"math"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"text/tabwriter"
 	"time"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/internal/h5gen"
 	"github.com/lindigo/lindi/io/fetch"
 	"github.com/lindigo/lindi/io/netsim"
 	"github.com/lindigo/lindi/selection"
@@ -35,11 +38,51 @@ var benchCases = []benchCase{
 	{"a column of large raw chunks", "raw", ":, 3"},
 }
 
+// nwbCase is one operation on the NWB-shaped HDF5 file of the benchmark.
+type nwbCase struct {
+	name string
+	run  func(ctx context.Context, f *h5.File) error
+}
+
+var nwbCases = []nwbCase{
+	{"one small dataset deep in the tree", func(ctx context.Context, f *h5.File) error {
+		d, err := f.Dataset(ctx, "acquisition/series_050/channels")
+		if err == nil {
+			_, err = d.Read(ctx, nil)
+		}
+		return err
+	}},
+	{"a gzip series, 60 chunks", func(ctx context.Context, f *h5.File) error {
+		d, err := f.Dataset(ctx, "acquisition/series_050/data")
+		if err == nil {
+			_, err = d.Read(ctx, nil)
+		}
+		return err
+	}},
+	{"ls of the root", func(ctx context.Context, f *h5.File) error {
+		return f.Root().Walk(ctx, func(string, h5.Link, h5.Object, error) error { return h5.SkipGroup })
+	}},
+	{"ls -r", func(ctx context.Context, f *h5.File) error {
+		return f.Root().Walk(ctx, func(_ string, _ h5.Link, _ h5.Object, err error) error { return err })
+	}},
+}
+
+// Round trips no reader avoids, which the floor adds to a read at zero
+// latency: a LINDI JSON read fetches the document, then the chunks; an HDF5
+// read its metadata, the chunk index, then the chunks.
+const (
+	lindiTrips = 2
+	hdf5Trips  = 3
+)
+
+// benchRuns is how many times each measurement is made; the median is kept.
+const benchRuns = 3
+
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency of every request")
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")
-	concurrency := fs.Int("concurrency", fetch.DefaultConcurrency, "requests in flight for the parallel runs")
+	concurrency := fs.Int("concurrency", fetch.DefaultConcurrency, "requests in flight")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -51,8 +94,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	// The CPU part of each read: the same read with no latency and no bandwidth limit.
-	fast, err := newBenchServer(files, netsim.Config{})
+	if files["/nwb.h5"], err = h5gen.NWB(120, 6000); err != nil {
+		return err
+	}
+	// The floor of each read: the same read with no latency.
+	fast, err := newBenchServer(files, netsim.Config{Bandwidth: int64(*bandwidth * 1e6)})
 	if err != nil {
 		return err
 	}
@@ -63,43 +109,46 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer slow.close()
 
-	fmt.Fprintf(stdout, "latency %v, bandwidth %g MB/s per request, %d cores, concurrency 1 vs %d\n\n",
-		*latency, *bandwidth, runtime.GOMAXPROCS(0), *concurrency)
+	fmt.Fprintf(stdout, "latency %v, bandwidth %g MB/s per response, %d cores, concurrency %d, median of %d runs\n",
+		*latency, *bandwidth, runtime.GOMAXPROCS(0), *concurrency, benchRuns)
+	fmt.Fprintf(stdout, "floor = the same open and read at zero latency + %d round trips (LINDI JSON) or %d (HDF5); CPU÷wall at zero latency\n\n", lindiTrips, hdf5Trips)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "read\tchunks\tMB read\tMB fetched\tconc. 1\trequests\tparallel\trequests\tspeed-up\tround trips\tideal\tvs ideal\t")
+	fmt.Fprintln(tw, "read\tfile\trequests\tMB fetched\ttime\tfloor\tvs floor\tCPU÷wall\t")
+	row := func(name, file string, trips int, run func(context.Context, *h5.File) error) error {
+		op := benchOp{file: file, concurrency: *concurrency, run: run}
+		cpu, err := fast.measure(ctx, op)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		got, err := slow.measure(ctx, op)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		floor := cpu.wall + time.Duration(trips)*(*latency)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%s\t%s\t%.2f×\t%.2f\t\n", name, file[1:], got.requests, float64(got.bytes)/1e6,
+			round(got.wall), round(floor), float64(got.wall)/float64(floor), float64(cpu.cpu)/float64(cpu.wall))
+		return nil
+	}
 	for _, c := range benchCases {
-		cpu, _, err := fast.read(ctx, c, *concurrency)
+		sel, err := selection.Parse(c.sel)
 		if err != nil {
 			return err
 		}
-		serial, serialReqs, err := slow.read(ctx, c, 1)
+		err = row(c.name, "/bench.lindi.json", lindiTrips, func(ctx context.Context, f *h5.File) error {
+			d, err := f.Dataset(ctx, c.dataset)
+			if err == nil {
+				_, err = d.Read(ctx, sel)
+			}
+			return err
+		})
 		if err != nil {
 			return err
 		}
-		par, parReqs, err := slow.read(ctx, c, *concurrency)
-		if err != nil {
+	}
+	for _, c := range nwbCases {
+		if err := row(c.name, "/nwb.h5", hdf5Trips, c.run); err != nil {
 			return err
 		}
-		chunks, nbytes, err := slow.touched(ctx, c)
-		if err != nil {
-			return err
-		}
-		// Ideal: the round trips the concurrency limit forces for the requests
-		// made (one when they all fit), the bytes at the bandwidth of as many
-		// parallel responses, and the CPU time measured above.
-		trips := (max(parReqs, 1) + int64(*concurrency) - 1) / int64(*concurrency)
-		ideal := time.Duration(trips)*(*latency) + cpu.time
-		if *bandwidth > 0 {
-			streams := float64(min(int64(*concurrency), max(parReqs, 1)))
-			ideal += time.Duration(float64(par.bytes) / (*bandwidth * 1e6 * streams) * float64(time.Second))
-		}
-		rt := "-"
-		if *latency > 0 {
-			rt = fmt.Sprintf("%.1f", float64(par.time)/float64(*latency))
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%s\t%d\t%s\t%d\t%.1f×\t%s\t%s\t%.2f×\t\n", c.name, chunks, float64(nbytes)/1e6, float64(par.bytes)/1e6,
-			round(serial.time), serialReqs, round(par.time), parReqs, float64(serial.time)/float64(par.time), rt,
-			round(ideal), float64(par.time)/float64(ideal))
 	}
 	return tw.Flush()
 }
@@ -127,58 +176,41 @@ func newBenchServer(files map[string][]byte, cfg netsim.Config) (*benchServer, e
 
 func (s *benchServer) close() { s.srv.Close() }
 
+// benchOp is an operation on a freshly opened benchmark file.
+type benchOp struct {
+	file        string
+	concurrency int
+	run         func(context.Context, *h5.File) error
+}
+
+// measured is the cost of one operation, open included.
 type measured struct {
-	time  time.Duration
-	bytes int64
+	wall, cpu       time.Duration // cpu: the process's CPU time, server included
+	requests, bytes int64
 }
 
-// read opens the benchmark file afresh, with no cache, and reads one case,
-// returning the wall time of the read alone and the requests it made.
-func (s *benchServer) read(ctx context.Context, c benchCase, concurrency int) (measured, int64, error) {
-	f, err := h5.Open(ctx, s.srv.URL+"/bench.lindi.json", h5.WithConcurrency(concurrency), h5.WithCacheBytes(0))
-	if err != nil {
-		return measured{}, 0, err
+// measure opens op's file afresh, with no cache, and runs op, benchRuns
+// times; it returns the run of median wall time.
+func (s *benchServer) measure(ctx context.Context, op benchOp) (measured, error) {
+	runs := make([]measured, benchRuns)
+	for i := range runs {
+		before, cpu0 := s.sim.Stats(), cpuTime()
+		start := time.Now()
+		f, err := h5.Open(ctx, s.srv.URL+op.file, h5.WithConcurrency(op.concurrency), h5.WithCacheBytes(0))
+		if err != nil {
+			return measured{}, err
+		}
+		err = op.run(ctx, f)
+		f.Close()
+		if err != nil {
+			return measured{}, err
+		}
+		after := s.sim.Stats()
+		runs[i] = measured{wall: time.Since(start), cpu: cpuTime() - cpu0,
+			requests: after.Requests - before.Requests, bytes: after.Bytes - before.Bytes}
 	}
-	defer f.Close()
-	d, err := f.Dataset(ctx, c.dataset)
-	if err != nil {
-		return measured{}, 0, err
-	}
-	sel, err := selection.Parse(c.sel)
-	if err != nil {
-		return measured{}, 0, err
-	}
-	before := s.sim.Stats()
-	start := time.Now()
-	if _, err := d.Read(ctx, sel); err != nil {
-		return measured{}, 0, err
-	}
-	elapsed := time.Since(start)
-	after := s.sim.Stats()
-	return measured{time: elapsed, bytes: after.Bytes - before.Bytes}, after.Requests - before.Requests, nil
-}
-
-// touched counts the chunks a case touches and the bytes of the data read.
-func (s *benchServer) touched(ctx context.Context, c benchCase) (int, int64, error) {
-	f, err := h5.Open(ctx, s.srv.URL+"/bench.lindi.json")
-	if err != nil {
-		return 0, 0, err
-	}
-	defer f.Close()
-	d, err := f.Dataset(ctx, c.dataset)
-	if err != nil {
-		return 0, 0, err
-	}
-	sel, _ := selection.Parse(c.sel)
-	r, err := sel.Resolve(d.Shape())
-	if err != nil {
-		return 0, 0, err
-	}
-	p, err := r.Plan(d.Chunks())
-	if err != nil {
-		return 0, 0, err
-	}
-	return p.NumChunks(), int64(r.Len() * d.DType().Size), nil
+	slices.SortFunc(runs, func(a, b measured) int { return cmp.Compare(a.wall, b.wall) })
+	return runs[len(runs)/2], nil
 }
 
 // benchFiles builds the benchmark's LINDI JSON file and the blobs its refs point at.

@@ -18,6 +18,8 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/lindigo/lindi/codecs"
@@ -56,7 +58,8 @@ type Driver interface {
 	// Sniff tells whether the input is in the driver's format, from its name
 	// and, when needed, its first bytes (Input.Head).
 	Sniff(ctx context.Context, in *Input) (Match, error)
-	// Open reads the input's object tree and returns its root group.
+	// Open reads the input's object tree and returns its root group. The
+	// tree may be partly Pending: its nodes are then loaded on first use.
 	Open(ctx context.Context, env *Env, in *Input) (*Group, error)
 }
 
@@ -167,10 +170,10 @@ type Link struct {
 	Kind   LinkKind
 	Target string // the path a soft or external link points at
 	File   string // the file an external link points into
-	Node   Node   // the target of a hard link: *Group or *Dataset
+	Node   Node   // the target of a hard link: *Group, *Dataset or *Pending
 }
 
-// Node is a *Group or a *Dataset.
+// Node is a *Group, a *Dataset, or a *Pending that loads one of them.
 type Node interface{ node() }
 
 // Group is a group as a driver opened it.
@@ -188,6 +191,14 @@ type Group struct {
 	// be listed (Zarr over HTTP without .zmetadata) learns its members path
 	// by path.
 	Finder Finder
+	// Complete, when set, reads the attributes and links of a group that
+	// was opened lazily: until it is called Attrs and Links are empty and
+	// Finder looks members up one at a time, which costs less when a path
+	// only passes through the group (in an HDF5 group with a symbol table,
+	// one B-tree node a level instead of every node, and no attribute that
+	// refers to objects elsewhere in the file). h5 calls it before it hands
+	// the group to a user.
+	Complete func(ctx context.Context) (attrs map[string]any, links []Link, err error)
 }
 
 // Finder finds a member of a group of a store that cannot be listed.
@@ -320,12 +331,26 @@ func NewInput(env *Env, name string, isURL, isDir bool) *Input {
 	return &Input{Name: name, URL: isURL, Dir: isDir, env: env}
 }
 
-// headSize is how many bytes Head reads: enough for a LINDI tar's header,
-// entry and (as Python lindi first writes it) index and a small lindi.json, so
-// that a remote tar opens in one round trip more; one request either way.
-const headSize = 64 << 10
+// JSONURL reports whether the input is a URL whose path ends in ".json": a
+// LINDI JSON file, which drivers judge by its name alone, since reading its
+// first bytes would cost a round trip.
+func (in *Input) JSONURL() bool {
+	if !in.URL {
+		return false
+	}
+	u, err := url.Parse(in.Name)
+	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
+}
 
-// Head returns the first 64 KiB of a file (fewer for a shorter file), read
+// HeadSize is how many bytes Head reads: one page of the HDF5 driver's
+// metadata cache for a remote file, so that when the source caches ranges
+// (the default for a URL) the HDF5 driver's first read is the sniffing read,
+// not a second round trip. It is also the speculative first read of a remote
+// HDF5 file, which in an NWB file holds the superblock, the root group and
+// the first objects written.
+const HeadSize = 256 << 10
+
+// Head returns the first HeadSize bytes of a file (fewer for a shorter file), read
 // once and shared by every driver that asks.
 func (in *Input) Head(ctx context.Context) ([]byte, error) {
 	if in.Dir {
@@ -337,7 +362,7 @@ func (in *Input) Head(ctx context.Context) ([]byte, error) {
 			in.headErr = err
 			return
 		}
-		buf := make([]byte, headSize)
+		buf := make([]byte, HeadSize)
 		n, err := src.ReadAt(ctx, buf, 0)
 		if err != nil && n < len(buf) && !isEOF(err) {
 			in.headErr = err

@@ -313,6 +313,11 @@ func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (
 		if err != nil {
 			return n, answer{err: fmt.Errorf("source: %s: body cut after %d of %d bytes: %w", h.name, n, size, err), retry: true}
 		}
+		if size <= h.cfg.maxWhole {
+			// Later reads are served from it: the server would send it all again.
+			body := append([]byte(nil), p[:n]...)
+			h.whole.Store(&body)
+		}
 		if n < len(p) {
 			return n, answer{err: io.EOF, eof: true}
 		}

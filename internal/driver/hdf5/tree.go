@@ -5,69 +5,99 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
 )
 
-// maxDepth bounds the nesting of groups, against hostile files.
-const maxDepth = 256
-
-// builder turns the objects of an HDF5 file into the driver's tree.
+// builder turns the objects of an HDF5 file into the driver's tree, lazily:
+// a group's members are Pendings, read when h5 first needs them, so that
+// opening a remote file reads only the objects on the paths asked for.
 type builder struct {
-	env    *driver.Env
-	hf     *hdf5.File
+	env *driver.Env
+	hf  *hdf5.File
+
+	mu     sync.Mutex
 	groups map[uint64]*driver.Group // by header address: a group hard-linked twice is one Group
 }
 
-func (b *builder) group(ctx context.Context, hg *hdf5.Group, path string, depth int) (*driver.Group, error) {
+// group returns the group, lazily: its attributes and links are read when
+// h5 completes it, and until then its members are found one name at a time.
+func (b *builder) group(hg *hdf5.Group, path string) *driver.Group {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if g, ok := b.groups[hg.Addr()]; ok {
-		return g, nil
+		return g
 	}
-	if depth > maxDepth {
-		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
-	}
+	g := &driver.Group{Addr: hg.Addr(), Finder: finder{b, hg, path},
+		Complete: func(ctx context.Context) (map[string]any, []driver.Link, error) {
+			return b.complete(ctx, hg, path)
+		}}
+	b.groups[hg.Addr()] = g
+	return g
+}
+
+// complete reads a group's attributes and links; its hard links lead to
+// Pendings.
+func (b *builder) complete(ctx context.Context, hg *hdf5.Group, path string) (map[string]any, []driver.Link, error) {
 	attrs, err := attributes(ctx, hg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g := &driver.Group{Addr: hg.Addr(), Attrs: attrs}
-	b.groups[hg.Addr()] = g
 	links, err := hg.Members(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	for _, l := range links {
-		switch l.Type {
-		case hdf5.LinkSoft:
-			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.SoftLink, Target: l.Target})
-			continue
-		case hdf5.LinkExternal:
-			g.Links = append(g.Links, driver.Link{Name: l.Name, Kind: driver.ExternalLink, Target: l.Target, File: l.File})
-			continue
-		}
-		node, err := b.member(ctx, hg, l.Name, joinPath(path, l.Name), depth)
-		if err != nil {
-			return nil, err
-		}
-		if node != nil {
-			g.Links = append(g.Links, driver.Link{Name: l.Name, Node: node})
-		}
+	out := make([]driver.Link, len(links))
+	for i, l := range links {
+		out[i] = b.link(hg, path, l)
 	}
-	return g, nil
+	return attrs, out, nil
+}
+
+// link converts a link of the group hg at path; a hard link's target is a
+// Pending.
+func (b *builder) link(hg *hdf5.Group, path string, l hdf5.Link) driver.Link {
+	switch l.Type {
+	case hdf5.LinkSoft:
+		return driver.Link{Name: l.Name, Kind: driver.SoftLink, Target: l.Target}
+	case hdf5.LinkExternal:
+		return driver.Link{Name: l.Name, Kind: driver.ExternalLink, Target: l.Target, File: l.File}
+	}
+	name := l.Name
+	load := func(ctx context.Context) (driver.Node, error) {
+		return b.member(ctx, hg, name, joinPath(path, name))
+	}
+	return driver.Link{Name: name, Node: driver.NewPending(load)}
+}
+
+// finder looks up one member of a group not completed yet.
+type finder struct {
+	b    *builder
+	hg   *hdf5.Group
+	path string
+}
+
+func (f finder) Find(ctx context.Context, _, name string) (driver.Link, bool, error) {
+	l, ok, err := f.hg.Link(ctx, name)
+	if err != nil || !ok {
+		return driver.Link{}, false, err
+	}
+	return f.b.link(f.hg, f.path, l), true, nil
 }
 
 // member reads the object a hard link leads to. A committed datatype is not
 // a group or a dataset: h5py lists it, but it holds no data, so it is left
 // out of the tree (nil).
-func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string, depth int) (driver.Node, error) {
+func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string) (driver.Node, error) {
 	obj, err := hg.Lookup(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	switch o := obj.(type) {
 	case *hdf5.Group:
-		return b.group(ctx, o, path, depth+1)
+		return b.group(o, path), nil
 	case *hdf5.Dataset:
 		return b.dataset(ctx, o, path, true)
 	}

@@ -88,7 +88,7 @@ func (d *dir) document(ctx context.Context, env *driver.Env) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if st.Size() > maxMeta {
+		if st.Size() > env.MetadataLimit() {
 			return nil, fmt.Errorf("%s: %w: %d bytes is too large for a metadata file", name, driver.ErrFormat, st.Size())
 		}
 		return os.ReadFile(name)
@@ -109,9 +109,9 @@ func (d *dir) document(ctx context.Context, env *driver.Env) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if size > maxMeta {
+	if size > env.MetadataLimit() {
 		return nil, fmt.Errorf("%s: %w: %d bytes is too large for a metadata file", name, driver.ErrFormat, size)
 	}
-	r := &tarReader{src: src, size: size, have: buf}
+	r := &tarReader{src: src, size: size, have: buf, limit: env.MetadataLimit()}
 	return r.read(ctx, 0, size, true)
 }

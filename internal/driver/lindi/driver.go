@@ -67,7 +67,7 @@ func (tarDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*
 	if err != nil {
 		return nil, err
 	}
-	t, err := openTar(ctx, src, head)
+	t, err := openTar(ctx, src, head, env.MetadataLimit())
 	if err != nil {
 		return nil, err
 	}

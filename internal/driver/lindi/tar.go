@@ -22,7 +22,6 @@ const (
 	entryOff   = 512
 	entrySize  = 1024
 	trashDir   = ".trash/"
-	maxMeta    = 1 << 30 // bytes of one metadata member (index, lindi.json)
 	wholeBytes = 16 << 20
 )
 
@@ -48,12 +47,12 @@ func (t *tarFile) Member(_ context.Context, name string) (store.Value, error) {
 
 // openTar reads the entry, the index and lindi.json of the tar src, whose
 // first bytes are head.
-func openTar(ctx context.Context, src source.Source, head []byte) (*tarFile, error) {
+func openTar(ctx context.Context, src source.Source, head []byte, limit int64) (*tarFile, error) {
 	size, err := src.Size(ctx)
 	if err != nil {
 		return nil, err
 	}
-	r := &tarReader{src: src, size: size, have: head}
+	r := &tarReader{src: src, size: size, have: head, limit: limit}
 	t := &tarFile{name: src.Name()}
 	if t.doc, err = t.read(ctx, r); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.name, err)
@@ -171,14 +170,16 @@ type tarReader struct {
 	src  source.Source
 	size int64
 	have []byte // the tar's first len(have) bytes; not to be modified (Input.Head shares them)
+	// limit bounds the size of one metadata member (index, lindi.json).
+	limit int64
 }
 
 func (r *tarReader) read(ctx context.Context, off, n int64, whole bool) ([]byte, error) {
 	if off < 0 || n < 0 || off > r.size || n > r.size-off {
 		return nil, fmt.Errorf("%w: %d bytes at %d are %w of %d bytes", driver.ErrFormat, n, off, errBounds, r.size)
 	}
-	if n > maxMeta {
-		return nil, fmt.Errorf("%w: %d bytes is too large for a metadata member", driver.ErrFormat, n)
+	if n > r.limit {
+		return nil, fmt.Errorf("%w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", driver.ErrFormat, n, r.limit)
 	}
 	if off+n <= int64(len(r.have)) {
 		return r.have[off : off+n], nil

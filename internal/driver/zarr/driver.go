@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +33,7 @@ func (lindiDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, e
 	if in.Dir {
 		return driver.No, nil
 	}
-	if in.URL && isJSONURL(in.Name) {
+	if in.JSONURL() {
 		return driver.Yes, nil
 	}
 	head, err := in.Head(ctx)
@@ -133,10 +132,4 @@ func (t *tree) checkGroup(ctx context.Context, why string) error {
 		return fmt.Errorf("%w: %s", driver.ErrNotMine, why)
 	}
 	return err
-}
-
-// isJSONURL reports whether a URL's path ends in ".json".
-func isJSONURL(name string) bool {
-	u, err := url.Parse(name)
-	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
 }

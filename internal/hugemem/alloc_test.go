@@ -1,0 +1,21 @@
+package hugemem
+
+import "testing"
+
+func TestAlloc(t *testing.T) {
+	for _, n := range []int{0, 1, 4 << 10, minAlloc(), 3*minAlloc() + 12345} {
+		b := Alloc(n)
+		if len(b) != n {
+			t.Fatalf("Alloc(%d) has %d bytes", n, len(b))
+		}
+		for i := 0; i < n; i += 4096 {
+			if b[i] != 0 {
+				t.Fatalf("Alloc(%d)[%d] = %d, want 0", n, i, b[i])
+			}
+			b[i] = 1
+		}
+	}
+}
+
+// minAlloc is a size large enough to be advised where that is done.
+func minAlloc() int { return 8 << 20 }
