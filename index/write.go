@@ -12,6 +12,10 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
+// remotePage is the metadata page size for a remote source (as the HDF5
+// driver uses for h5.Open).
+const remotePage = 256 << 10
+
 // WriteFile indexes the HDF5 file src (a local path or an http(s) URL) and
 // writes its LINDI JSON to out, atomically: to a temporary file beside out,
 // renamed over it only when the whole document was written, so that a
@@ -26,7 +30,14 @@ func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	if c, ok := s.(interface{ Close() error }); ok {
 		defer c.Close()
 	}
-	f, err := hdf5.Open(ctx, s)
+	var hopts []hdf5.Option
+	if _, remote := source.Scheme(src); remote {
+		// A remote file: large metadata pages turn the chains of dependent
+		// reads (a group's header, B-tree, heap, the members' headers)
+		// that HDF5 writers allocate near one another into single requests.
+		hopts = append(hopts, hdf5.WithPageSize(remotePage))
+	}
+	f, err := hdf5.Open(ctx, s, hopts...)
 	if err != nil {
 		return fmt.Errorf("index: %s: %w", src, err)
 	}
