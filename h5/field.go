@@ -1,9 +1,7 @@
 package h5
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"reflect"
 
 	"github.com/lindigo/lindi/zarrmeta"
@@ -22,7 +20,7 @@ func (a *Array) rowField(f zarrmeta.Field, idx int) (*Array, error) {
 		}
 		items[i] = r[idx]
 	}
-	if !fixedSize(f.DType) {
+	if len(f.DType.Fields) > 0 || !f.DType.Fixed() {
 		return &Array{DType: f.DType, Shape: a.Shape, Objects: items}, nil
 	}
 	out := &Array{DType: f.DType, Shape: append(append([]int(nil), a.Shape...), f.Shape...)}
@@ -41,15 +39,6 @@ func (a *Array) rowField(f zarrmeta.Field, idx int) (*Array, error) {
 		}
 	}
 	return out, nil
-}
-
-// fixedSize reports whether elements of dt have a byte form of their own.
-func fixedSize(dt zarrmeta.DType) bool {
-	switch dt.Kind {
-	case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat, zarrmeta.KindBytes:
-		return true
-	}
-	return false
 }
 
 // flatten gives the n values of one field item: the item itself, or the
@@ -79,57 +68,8 @@ func flatten(item any, n int) ([]any, error) {
 // putNative encodes one decoded value (bool, int64, uint64, float64, string
 // or []byte) as an element of dt in native byte order.
 func putNative(dst []byte, dt zarrmeta.DType, v any) error {
-	if dt.Kind == zarrmeta.KindBytes {
-		var b []byte
-		switch x := v.(type) {
-		case string:
-			b = []byte(x)
-		case []byte:
-			b = x
-		}
-		if b == nil && v != "" || len(b) > len(dst) {
-			return fmt.Errorf("%v does not fit %s: %w", v, dt, ErrType)
-		}
-		clear(dst[copy(dst, b):])
-		return nil
-	}
-	var f float64
-	var i int64
-	switch x := v.(type) {
-	case bool:
-		if x {
-			f, i = 1, 1
-		}
-	case int64:
-		f, i = float64(x), x
-	case uint64:
-		f, i = float64(x), int64(x)
-	case float64:
-		f, i = x, int64(x)
-		if dt.Kind != zarrmeta.KindFloat && x != math.Trunc(x) {
-			return fmt.Errorf("%v is not an integer: %w", x, ErrType)
-		}
-	default:
-		return fmt.Errorf("%v (%T) is not a number: %w", v, v, ErrType)
-	}
-	order := binary.NativeEndian
-	switch {
-	case dt.Kind == zarrmeta.KindFloat && dt.Size == 2:
-		return fmt.Errorf("cannot pack %s: %w", dt, ErrType)
-	case dt.Kind == zarrmeta.KindFloat && dt.Size == 4:
-		order.PutUint32(dst, math.Float32bits(float32(f)))
-	case dt.Kind == zarrmeta.KindFloat:
-		order.PutUint64(dst, math.Float64bits(f))
-	case dt.Size == 1:
-		dst[0] = byte(i)
-	case dt.Size == 2:
-		order.PutUint16(dst, uint16(i))
-	case dt.Size == 4:
-		order.PutUint32(dst, uint32(i))
-	case dt.Size == 8:
-		order.PutUint64(dst, uint64(i))
-	default:
-		return fmt.Errorf("cannot pack %s: %w", dt, ErrType)
+	if err := dt.Native().EncodeValue(dst, v); err != nil {
+		return fmt.Errorf("%w: %w", ErrType, err)
 	}
 	return nil
 }

@@ -34,19 +34,28 @@ func fixedKind(k Kind) bool {
 }
 
 // EncodeValue writes v — a bool, int64, uint64 or float64 for a number
-// dtype, a string for a bytes dtype — as one element of dt, in dt's byte
-// order, into dst (dt.Size bytes). A value that does not fit wraps ErrValue.
+// dtype, a string or []byte for a bytes dtype — as one element of dt, in
+// dt's byte order, into dst (dt.Size bytes). A value that does not fit wraps
+// ErrValue.
 func (dt DType) EncodeValue(dst []byte, v any) error {
 	var order binary.ByteOrder = binary.LittleEndian
 	if dt.Order == BigEndian {
 		order = binary.BigEndian
 	}
 	if dt.Kind == KindBytes {
-		s, ok := v.(string)
-		if !ok || len(s) > len(dst) {
+		var b []byte
+		switch x := v.(type) {
+		case string:
+			b = []byte(x)
+		case []byte:
+			b = x
+		default:
+			return fmt.Errorf("%w: %v (%T) is not bytes", ErrValue, v, v)
+		}
+		if len(b) > len(dst) {
 			return fmt.Errorf("%w: %v does not fit %s", ErrValue, v, dt)
 		}
-		clear(dst[copy(dst, s):])
+		clear(dst[copy(dst, b):])
 		return nil
 	}
 	f, i, err := numberOf(v, dt.Kind != KindFloat)
