@@ -3,9 +3,9 @@ package index
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // attrs converts an object's attributes as lindi's h5_to_zarr_attr does,
@@ -106,13 +106,8 @@ func (b *builder) elements(ctx context.Context, v any) ([]any, bool, error) {
 
 // finite spells NaN and the infinities as lindi does: strings.
 func finite(x float64) any {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
+	if s := zarrmeta.NonFiniteName(x); s != "" {
+		return s
 	}
 	return x
 }

@@ -170,7 +170,7 @@ func (a Attrs) MarshalJSON() ([]byte, error) {
 func finite(v any) any {
 	switch v := v.(type) {
 	case float64:
-		if s := nonFiniteName(v); s != "" {
+		if s := NonFiniteName(v); s != "" {
 			return s
 		}
 	case []any:
@@ -189,7 +189,9 @@ func finite(v any) any {
 	return v
 }
 
-func nonFiniteName(f float64) string {
+// NonFiniteName gives the spelling numpy's and LINDI's JSON use for a
+// non-finite float: "NaN", "Infinity" or "-Infinity"; "" for a finite f.
+func NonFiniteName(f float64) string {
 	switch {
 	case f != f:
 		return "NaN"

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/nwb"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // appendPyJSON appends a table cell as Python's json module writes the same
@@ -77,13 +77,8 @@ func appendJSONString(b []byte, s string) []byte {
 // x, in positional notation for exponents from -4 to 15 (with ".0" when
 // integral) and in scientific notation otherwise.
 func pyFloat(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
+	if s := zarrmeta.NonFiniteName(x); s != "" {
+		return s
 	}
 	e := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±XX, as Python writes exponents
 	mant, exp, _ := strings.Cut(e, "e")

@@ -48,13 +48,8 @@ func formatValue(v any) string {
 func jsonValue(v any) any {
 	switch x := v.(type) {
 	case float64:
-		switch {
-		case math.IsNaN(x):
-			return "NaN"
-		case math.IsInf(x, 1):
-			return "Infinity"
-		case math.IsInf(x, -1):
-			return "-Infinity"
+		if s := zarrmeta.NonFiniteName(x); s != "" {
+			return s
 		}
 		return x
 	case float32:
