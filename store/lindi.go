@@ -93,7 +93,7 @@ func (s *LINDI) Name() string { return s.name }
 func (s *LINDI) Get(ctx context.Context, key string) (Value, error) {
 	raw, ok := s.refs[key]
 	if !ok {
-		return Value{}, fmt.Errorf("store: %s: %q: %w", s.name, key, ErrNotFound)
+		return Value{}, fmt.Errorf("%w: %s: %q", ErrNotFound, s.name, key)
 	}
 	v, err := s.decodeRef(ctx, raw)
 	if err != nil {

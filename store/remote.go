@@ -59,7 +59,7 @@ func (r *Remote) Get(_ context.Context, key string) (Value, error) {
 	if r.meta != nil && isMetadataKey(key) {
 		v, ok := r.meta[key]
 		if !ok {
-			return Value{}, fmt.Errorf("store: %s: %q: %w", r.name, key, ErrNotFound)
+			return Value{}, fmt.Errorf("%w: %s: %q", ErrNotFound, r.name, key)
 		}
 		return Value{Data: v}, nil
 	}

@@ -57,6 +57,6 @@ func openRaw(name string, c *config) (Source, error) {
 		}
 		return OpenFile(filepath.FromSlash(u.Path))
 	default:
-		return nil, fmt.Errorf("source: %s: %w %q", Redact(name), ErrScheme, scheme)
+		return nil, fmt.Errorf("%w: %s %q", ErrScheme, Redact(name), scheme)
 	}
 }
