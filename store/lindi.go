@@ -72,13 +72,13 @@ func parseLINDI(name string, data []byte, m Members) (*LINDI, error) {
 	name = source.Redact(name)
 	doc, err := parseDoc(data)
 	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w: %v", name, ErrFormat, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrFormat, name, err)
 	}
 	if doc.Refs == nil {
 		return nil, fmt.Errorf("store: %s: %w: no \"refs\" object", name, ErrFormat)
 	}
 	if doc.Version != nil && *doc.Version != 1 {
-		return nil, fmt.Errorf("store: %s: %w: version %d (want 1)", name, ErrFormat, *doc.Version)
+		return nil, fmt.Errorf("%w: %s: version %d (want 1)", ErrFormat, name, *doc.Version)
 	}
 	s := &LINDI{name: name, base: base, members: m, refs: doc.Refs, tmpl: doc.Templates}
 	s.nodes = childNodes(doc.Refs)
