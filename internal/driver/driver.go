@@ -254,6 +254,13 @@ type Dataset struct {
 	// Enum maps the names of an enumerated type to their values; nil for
 	// other dtypes.
 	Enum map[string]int64
+	// Strings is set for a dataset of strings (h5py's string_info): their
+	// encoding and fixed length. Nil for other datasets, and for object
+	// arrays whose elements the format does not type (LINDI, Zarr).
+	Strings *StringInfo
+	// Ref is the kind of reference the elements are; NoRef for other
+	// datasets and for untyped object arrays (NoRefs).
+	Ref RefKind
 	// Err says why the dataset cannot be read; Storage is then nil.
 	Err error
 	// Storage gives the engine's view of the stored elements.
@@ -261,6 +268,22 @@ type Dataset struct {
 }
 
 func (*Dataset) node() {}
+
+// StringInfo says how a dataset's strings are stored.
+type StringInfo struct {
+	Encoding string // "utf-8" or "ascii"
+	Length   int    // bytes per string; 0 for variable-length strings
+}
+
+// RefKind is the kind of reference a dataset's elements are.
+type RefKind uint8
+
+// The kinds of reference a dataset may hold.
+const (
+	NoRefs RefKind = iota
+	ObjectRefs
+	RegionRefs
+)
 
 // Filter is one filter of an HDF5 dataset's pipeline.
 type Filter struct {
