@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -18,6 +20,7 @@ import (
 // File is an open file: the root of a tree of groups and datasets.
 type File struct {
 	name     string
+	base     string // where relative names resolve: name, or "" for bytes with no location
 	format   string
 	root     *Group
 	env      *driver.Env
@@ -179,18 +182,32 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // LINDI tar (.lindi.tar) or directory (.lindi.d), a Zarr v2 store or an HDF5
 // file, and reads its object tree. The format is told by content, not by name.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
+	f, err := newFile(name, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	in, err := f.input()
+	if err != nil {
+		f.env.Pool.Close()
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
+	}
+	return f.start(ctx, in, opts)
+}
+
+// newFile makes a File and its byte sources from the options.
+func newFile(name, base string, opts []Option) (*File, error) {
 	o := options{cacheBytes: -1, codecs: codecs.Builtin(), maxRead: DefaultMaxReadBytes()}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
 		}
 	}
-	pool, err := o.pool(name)
+	pool, err := o.pool(base)
 	if err != nil {
 		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 	}
 	f := &File{
-		name: name, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
+		name: name, base: base, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
 		env: &driver.Env{
 			Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes,
 			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside,
@@ -202,23 +219,76 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 			return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 		}
 	}
-	if err := f.open(ctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
+	return f, nil
+}
+
+// start reads the tree of the file in describes.
+func (f *File) start(ctx context.Context, in *driver.Input, opts []Option) (*File, error) {
+	if err := f.open(ctx, in); err != nil {
+		f.env.Pool.Close()
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(f.name), err)
 	}
 	f.ext = newExternals(f, opts)
 	return f, nil
+}
+
+// readerName is the name of a file opened by OpenReaderAt, in errors and Stats.
+const readerName = "io.ReaderAt"
+
+// OpenReaderAt opens the size bytes of r, an HDF5 file or a LINDI JSON
+// document (told by content), and reads its object tree, as Open does for a
+// named file: the caller already holds the bytes (an S3 SDK object, a file
+// in memory). r must be safe for concurrent use, as io.ReaderAt's contract
+// says, and must not change while the File is open. The bytes have no
+// location, so a LINDI document's refs and an HDF5 file's external links
+// must be absolute URLs: they never reach local files.
+func OpenReaderAt(ctx context.Context, r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	src, err := source.NewReader(readerName, r, size)
+	if err != nil {
+		return nil, fmt.Errorf("h5: open %s: %w", readerName, err)
+	}
+	return openSource(ctx, src, "", opts)
+}
+
+// OpenRefs opens a parsed reference document: LINDI JSON or kerchunk refs
+// as a Go value, as encoding/json decodes them. doc is either the whole
+// document ({"version": 1, "refs": {…}, "templates": {…}, "gen": […]}) or
+// its refs alone (keys such as ".zgroup" and "a/0.0"). Relative refs
+// resolve against base, a local path or URL, as if the document were a file
+// there; with base "" every ref must be an absolute URL. A document with a
+// remote base, like one read over HTTP, never reaches local files.
+func OpenRefs(ctx context.Context, doc map[string]any, base string, opts ...Option) (*File, error) {
+	if _, ok := doc["refs"].(map[string]any); !ok {
+		doc = map[string]any{"version": 1, "refs": doc}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%w: refs: %v", ErrFormat, err)
+	}
+	name := cmp.Or(base, "refs")
+	return openSource(ctx, source.NewBytes(name, b), base, opts)
+}
+
+// openSource opens the bytes of src, whose relative names resolve against
+// base.
+func openSource(ctx context.Context, src source.Source, base string, opts []Option) (*File, error) {
+	f, err := newFile(src.Name(), base, opts)
+	if err != nil {
+		return nil, err
+	}
+	in, err := driver.NewSourceInput(f.env, src, base)
+	if err != nil {
+		f.env.Pool.Close()
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(src.Name()), err)
+	}
+	return f.start(ctx, in, opts)
 }
 
 // open gives the file to the first driver sure of its format, or else tries
 // those that might read it, in order. A driver that cannot tell (its Sniff
 // failed: the file cannot be read, say) is passed over; its error is the
 // answer when no driver takes the file.
-func (f *File) open(ctx context.Context) error {
-	in, err := f.input()
-	if err != nil {
-		return err
-	}
+func (f *File) open(ctx context.Context, in *driver.Input) error {
 	var maybe []driver.Driver
 	var sniffErr error
 	for _, d := range driver.Drivers() {

@@ -48,7 +48,15 @@ type Members interface {
 // an http(s) URL, used to resolve relative refs). Refs are checked as they are
 // used, so a malformed ref fails the read that needs it, naming the key.
 func ParseLINDI(name string, data []byte) (*LINDI, error) {
-	return parseLINDI(name, data, nil)
+	return parseLINDI(name, name, data, nil)
+}
+
+// ParseLINDIAt parses a LINDI JSON document read from name whose relative
+// refs resolve against base, a path or URL, as if the document were there.
+// With base "" the document has no location: its refs must be absolute
+// URLs, and it may name no local file.
+func ParseLINDIAt(name, base string, data []byte) (*LINDI, error) {
+	return parseLINDI(name, base, data, nil)
 }
 
 // ParseContainer parses the LINDI JSON document data (lindi.json) of the
@@ -61,11 +69,21 @@ func ParseContainer(name string, data []byte, m Members) (*LINDI, error) {
 	if m == nil {
 		return nil, fmt.Errorf("store: ParseContainer(%s): no members", name)
 	}
-	return parseLINDI(name, data, m)
+	return parseLINDI(name, name, data, m)
 }
 
-func parseLINDI(name string, data []byte, m Members) (*LINDI, error) {
-	base, err := parseLocation(name)
+// ParseContainerAt is ParseContainer for a container whose location is base
+// rather than name ("" for none: then only its members and absolute URLs
+// can be named).
+func ParseContainerAt(name, base string, data []byte, m Members) (*LINDI, error) {
+	if m == nil {
+		return nil, fmt.Errorf("store: ParseContainer(%s): no members", name)
+	}
+	return parseLINDI(name, base, data, m)
+}
+
+func parseLINDI(name, at string, data []byte, m Members) (*LINDI, error) {
+	base, err := parseLocation(at)
 	if err != nil {
 		return nil, err
 	}

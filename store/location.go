@@ -13,6 +13,7 @@ import (
 type location struct {
 	remote *url.URL // the document's URL, when it was read over HTTP(S)
 	dir    string   // the document's directory, when it is a local file
+	none   bool     // the document has no location: absolute URLs only
 }
 
 // IsURL reports whether name is an http or https URL rather than a local path.
@@ -22,6 +23,9 @@ func IsURL(name string) bool {
 }
 
 func parseLocation(name string) (location, error) {
+	if name == "" {
+		return location{none: true}, nil
+	}
 	if IsURL(name) {
 		u, err := httpURL(name)
 		if err != nil {
@@ -51,6 +55,8 @@ func (l location) resolve(ref string) (string, error) {
 			return "", fmt.Errorf("%w: %v", ErrFormat, err)
 		}
 		return ref, nil
+	case l.none:
+		return "", fmt.Errorf("%w: %q: a document with no location (given as bytes) may name only absolute http(s) URLs", ErrFormat, source.Redact(ref))
 	case l.remote != nil && hasScheme:
 		return "", fmt.Errorf("%w: %q: a document read over HTTP may name only http(s) URLs, not scheme %q", ErrFormat, source.Redact(ref), scheme)
 	case l.remote != nil:

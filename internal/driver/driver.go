@@ -331,6 +331,14 @@ type Input struct {
 	URL bool
 	// Dir is set for a local directory.
 	Dir bool
+	// Base is the location relative names in the file (refs, links) resolve
+	// against: Name for a named file; for bytes given without a name
+	// (NewSourceInput) the location the caller gave, or "" for none, in
+	// which case the file may name absolute URLs only.
+	Base string
+	// Source is set for bytes the caller gave (NewSourceInput): drivers
+	// read them from it, never from a file called Name.
+	Source source.Source
 
 	env      *Env
 	headOnce sync.Once
@@ -340,7 +348,17 @@ type Input struct {
 
 // NewInput describes name to the drivers, which read through env.
 func NewInput(env *Env, name string, isURL, isDir bool) *Input {
-	return &Input{Name: name, URL: isURL, Dir: isDir, env: env}
+	return &Input{Name: name, URL: isURL, Dir: isDir, Base: name, env: env}
+}
+
+// NewSourceInput describes bytes the caller already has: src is added to
+// env's pool under its name, so that drivers read it as any named file, and
+// relative names resolve against base ("" for none).
+func NewSourceInput(env *Env, src source.Source, base string) (*Input, error) {
+	if err := env.Pool.Add(src.Name(), src); err != nil {
+		return nil, err
+	}
+	return &Input{Name: src.Name(), Base: base, Source: src, env: env}, nil
 }
 
 // headSize is how many bytes Head reads: enough for a LINDI tar's header,

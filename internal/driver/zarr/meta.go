@@ -24,6 +24,11 @@ func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) (
 			return nil, err
 		}
 	}
+	return readSource(ctx, env, src, off, n)
+}
+
+// readSource reads a metadata document from src, as readMeta does.
+func readSource(ctx context.Context, env *driver.Env, src source.Source, off, n int64) ([]byte, error) {
 	if n < 0 {
 		size, err := src.Size(ctx)
 		if err != nil {
