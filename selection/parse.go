@@ -250,7 +250,6 @@ func (p *parser) nestedBools() ([]int, []bool, error) {
 	return append([]int{rows}, inner...), vals, nil
 }
 
-
 // slice reads an integer or a slice: [start] ":" [stop] [":" [step]].
 func (p *parser) slice() (Item, error) {
 	start, ok, err := p.bound()
