@@ -342,10 +342,11 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 	return nil
 }
 
-// isURL reports whether name is an http(s) URL rather than a local path.
+// isURL reports whether name is a remote URL (http, https or s3) rather
+// than a local path.
 func isURL(name string) bool {
 	lower := strings.ToLower(name)
-	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "s3://")
 }
 
 // Name is the path or URL the file was opened from, with any password redacted.

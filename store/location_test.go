@@ -22,7 +22,7 @@ func TestRemoteRefsStayRemote(t *testing.T) {
 	}
 	for _, ref := range []string{
 		"file:/etc/passwd", "FILE:/etc/passwd", "file:///etc/passwd", "file://localhost/etc/passwd",
-		"C:/Windows/win.ini", `c:\x`, "s3://bucket/x", "mailto:x@y", "http:/etc/passwd", `http:\\evil\x`,
+		"C:/Windows/win.ini", `c:\x`, "gs://bucket/x", "s3://Bad_Bucket/x", "mailto:x@y", "http:/etc/passwd", `http:\\evil\x`,
 		"https://", "http:", "data:text/plain,abc", "javascript:alert(1)",
 	} {
 		t.Run(ref, func(t *testing.T) {
@@ -37,6 +37,7 @@ func TestRemoteRefsStayRemote(t *testing.T) {
 	}
 	for ref, want := range map[string]string{
 		"./x.h5":           "https://host.org/dir/x.h5",
+		"s3://bucket/x":    "s3://bucket/x", // remote, like http(s)
 		"x:y/../z.h5":      "", // a scheme "x": refused
 		"./x:y.h5":         "https://host.org/dir/x:y.h5",
 		"//cdn.org/a.h5":   "https://cdn.org/a.h5",
@@ -69,7 +70,8 @@ func TestLocalRefs(t *testing.T) {
 		"file:///etc/x":            root + filepath.FromSlash("/etc/x"),
 		"file://localhost/etc/x":   root + filepath.FromSlash("/etc/x"),
 		"https://host.org/a.h5":    "https://host.org/a.h5",
-		"s3://bucket/x":            "",
+		"s3://bucket/x":            "s3://bucket/x",
+		"gs://bucket/x":            "",
 		"file://evil.org/etc/x":    "",
 		"file:etc/x":               "",
 		"weird+scheme.1:something": "",

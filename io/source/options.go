@@ -36,6 +36,8 @@ type config struct {
 	lru        *LRU
 	policy     *Policy
 	now        func() time.Time
+	s3Region   string // "" for the environment's or the bucket's
+	s3Endpoint string // "" for DefaultS3Endpoint
 }
 
 func newConfig(opts []Option) (*config, error) {
