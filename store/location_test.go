@@ -38,7 +38,7 @@ func TestRemoteRefsStayRemote(t *testing.T) {
 	for ref, want := range map[string]string{
 		"./x.h5":           "https://host.org/dir/x.h5",
 		"s3://bucket/x":    "s3://bucket/x", // remote, like http(s)
-		"x:y/../z.h5":      "", // a scheme "x": refused
+		"x:y/../z.h5":      "",              // a scheme "x": refused
 		"./x:y.h5":         "https://host.org/dir/x:y.h5",
 		"//cdn.org/a.h5":   "https://cdn.org/a.h5",
 		"/abs.h5":          "https://host.org/abs.h5",
