@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/lindigo/lindi/codecs"
@@ -49,6 +50,29 @@ type options struct {
 	progress    func(done, total int)
 	codecs      *codecs.Registry
 	sourceOpts  []source.Option
+	diskDir     string // "" for LINDI_CACHE_DIR's
+	diskBytes   int64
+	diskOff     bool
+}
+
+// CacheDirEnv names the environment variable that turns the disk cache on
+// (WithDiskCache) for every file opened without that option.
+const CacheDirEnv = "LINDI_CACHE_DIR"
+
+// WithDiskCache keeps the byte ranges read from remote files (http(s),
+// s3) in the directory dir, bounded at maxBytes (source.DefaultDiskCacheBytes
+// when 0), so that later processes read them from disk: each then asks the
+// server once per file whether it changed (by ETag or size). Several
+// processes may share dir. Without this option the directory named by
+// LINDI_CACHE_DIR, if set, is used; WithDiskCache("", 0) turns that off.
+func WithDiskCache(dir string, maxBytes int64) Option {
+	return func(o *options) error {
+		if maxBytes < 0 {
+			return fmt.Errorf("h5: WithDiskCache(%q, %d): capacity must not be negative", dir, maxBytes)
+		}
+		o.diskDir, o.diskBytes, o.diskOff = dir, maxBytes, dir == ""
+		return nil
+	}
 }
 
 // WithCacheBytes bounds the cache of byte ranges the file fetches at n bytes;
@@ -164,6 +188,13 @@ func WithSourceOptions(opts ...source.Option) Option {
 // pool opens the byte sources of the file called name.
 func (o *options) pool(name string) (*source.Pool, error) {
 	opts := o.sourceOpts
+	if dir := cmp.Or(o.diskDir, os.Getenv(CacheDirEnv)); dir != "" && !o.diskOff {
+		d, err := source.NewDiskCache(dir, o.diskBytes)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(slices.Clip(opts), source.WithDiskCache(d))
+	}
 	if o.cacheBytes > 0 || o.cacheBytes < 0 && isURL(name) {
 		n := o.cacheBytes
 		if n < 0 {

@@ -27,6 +27,7 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxBytes := fs.Int64("max-bytes", 0, "largest result to read, in bytes (default: half of the memory available)")
 	maxWhole := fs.Int64("max-whole", 0, "largest file to take whole from a server that ignores Range, in bytes (default 1 MiB)")
 	field := fs.String("field", "", "read only this field of a compound dataset")
+	cache := fs.String("cache", "", "keep fetched byte ranges in this directory for later runs (default $LINDI_CACHE_DIR)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -59,6 +60,9 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usagef("--max-bytes must be positive")
 		}
 		opts = append(opts, h5.WithMaxReadBytes(*maxBytes))
+	}
+	if *cache != "" {
+		opts = append(opts, h5.WithDiskCache(*cache, 0))
 	}
 	if *maxWhole != 0 {
 		if *maxWhole < 0 {

@@ -3,7 +3,7 @@
 //
 //	lindi ls [-r] [-a] FILE [PATH]
 //	lindi info FILE [PATH]
-//	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] FILE DATASET[@ATTR] [SELECTION]
+//	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
@@ -51,7 +51,7 @@ func usagef(format string, args ...any) error {
 const usage = `usage:
   lindi ls [-r] [-a] FILE [PATH]   list a group's members (-r: the whole tree, -a: with attributes)
   lindi info FILE [PATH]           metadata and attributes of an object (default /), as JSON
-  lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] FILE DATASET[@ATTR] [SELECTION]
+  lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
                                    read a selection of a dataset (default: all of it), or an attribute
   lindi table [-f json|csv] FILE PATH
                                    a DynamicTable of an NWB file: JSON (a member per column) or CSV

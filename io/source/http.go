@@ -28,6 +28,7 @@ type HTTP struct {
 	stats Counters
 
 	size  atomic.Int64 // -1 until known
+	etag  atomic.Pointer[string]
 	whole atomic.Pointer[[]byte]
 	res   resolution
 }
@@ -68,6 +69,15 @@ func (h *HTTP) Stats() Stats {
 	s := h.stats.Snapshot()
 	s.Resolves = h.res.count.Load()
 	return s
+}
+
+// ETag reports the entity tag of the last answer with data, "" before one
+// or when the server sends none.
+func (h *HTTP) ETag() string {
+	if e := h.etag.Load(); e != nil {
+		return *e
+	}
+	return ""
 }
 
 // Close does nothing: connections belong to the shared transport. It lets
@@ -242,6 +252,9 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 	}
 	defer resp.Body.Close()
 	progress()
+	if e := resp.Header.Get("ETag"); e != "" && (resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusOK) {
+		h.etag.Store(&e)
+	}
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
 		return h.partial(resp, p, off, progress)

@@ -32,6 +32,9 @@ func open(ctx context.Context, name string, c *config) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, remote := s.(*HTTP); remote && c.disk != nil {
+		s = NewDiskCached(s, c.disk)
+	}
 	if c.lru != nil {
 		return NewCache(s, c.lru), nil
 	}
