@@ -9,7 +9,12 @@
 //
 // Read[T] and As[T] convert (numbers, complex numbers, strings, references);
 // ReadExact[T] and AsExact[T] do not; ReadInto reads into a caller's buffer,
-// ReadPoints picks scattered elements, IterChunks and Blocks iterate. An HDF5
+// ReadPoints picks scattered elements (as do selection.Vindex and
+// selection.MaskND in any read), IterChunks and Blocks iterate.
+// OpenReaderAt opens bytes the caller holds and OpenRefs a parsed reference
+// document; Open also takes s3:// URLs, and WithDiskCache (or
+// LINDI_CACHE_DIR) keeps fetched ranges for later processes.
+// Dataset.StringInfo and RefKind tell strings from references. An HDF5
 // file and its LINDI JSON give the same values of the same Go types (see
 // Attrs and Dataset.Fill); soft and external links are followed. Open reads the object tree, so navigation does no I/O
 // except in a store that cannot be listed, and reads fetch and decode the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -8,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // closedPipe fails every write as a pipe whose reader has gone does.
@@ -116,5 +119,34 @@ func TestCatNoRange(t *testing.T) {
 	}
 	if want := fmt.Sprintf("%d bytes", len(data)); !strings.Contains(stderr, want) {
 		t.Errorf("--stats %q does not count the %s sent", stderr, want)
+	}
+}
+
+// TestCatCache: --cache DIR keeps the ranges read from a URL in DIR, and a
+// second run reads the same output.
+func TestCatCache(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(fixtures, "fixture.h5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	args := []string{"cat", "--cache", dir, srv.URL + "/fixture.h5", "misc/f4_2d_edge", ":2, :3"}
+	code, first, stderr := lindi(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	n := requests.Load()
+	code, second, stderr := lindi(args...)
+	if code != 0 || second != first {
+		t.Fatalf("second run: exit %d, %q, %s", code, second, stderr)
+	}
+	if again := requests.Load() - n; again != 1 {
+		t.Errorf("second run made %d requests, want 1", again)
 	}
 }
