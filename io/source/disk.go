@@ -195,9 +195,8 @@ type DiskCached struct {
 	cache *DiskCache
 	stats Counters
 
-	once      sync.Once
-	validator string
-	valErr    error
+	mu        sync.Mutex
+	validator string // "" until learnt
 }
 
 // NewDiskCached returns a Source reading src through cache.
@@ -234,20 +233,22 @@ func (c *DiskCached) Close() error {
 
 // validate learns what identifies this version of the object: its ETag, or
 // else its size (one small request the first time, when nothing has told
-// the source yet).
+// the source yet). A failure is not remembered: the next read tries again.
 func (c *DiskCached) validate(ctx context.Context) (string, error) {
-	c.once.Do(func() {
-		size, err := c.src.Size(ctx)
-		if err != nil {
-			c.valErr = err
-			return
-		}
-		c.validator = "size:" + strconv.FormatInt(size, 10)
-		if v, ok := c.src.(validated); ok && v.ETag() != "" {
-			c.validator = "etag:" + v.ETag()
-		}
-	})
-	return c.validator, c.valErr
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.validator != "" {
+		return c.validator, nil
+	}
+	size, err := c.src.Size(ctx)
+	if err != nil {
+		return "", err
+	}
+	c.validator = "size:" + strconv.FormatInt(size, 10)
+	if v, ok := c.src.(validated); ok && v.ETag() != "" {
+		c.validator = "etag:" + v.ETag()
+	}
+	return c.validator, nil
 }
 
 // ReadAt serves p from the disk cache or reads it through and stores it.
