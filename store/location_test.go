@@ -102,9 +102,11 @@ func TestLocalRefs(t *testing.T) {
 // base, to an http(s) URL, an absolute path or an error — never to a name
 // with another scheme.
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"./x.h5", "file:/etc/passwd", "C:/x", "//h/x", "http:\\\\e", "{{u}}/x", "%2e%2e/x", "x:y", "https://u:p@h/x", "\\\\srv\\share"} {
+	for _, s := range []string{"./x.h5", "file:/etc/passwd", "C:/x", "//h/x", "http:\\\\e", "{{u}}/x", "%2e%2e/x", "x:y", "https://u:p@h/x", "\\\\srv\\share", "s3://bucket/x", "s3://B/x"} {
 		f.Add("https://host.org/dir/f.json", s)
 		f.Add("/d/f.json", s)
+		f.Add("s3://bucket/dir/f.json", s)
+		f.Add("", s) // no location: bytes given
 	}
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		if !IsURL(base) && base != "" && base[0] != '/' {
@@ -121,10 +123,10 @@ func FuzzResolve(f *testing.F) {
 			}
 			return
 		}
-		if l.remote != nil || IsURL(got) {
+		if l.remote != nil || l.none || IsURL(got) {
 			u, err := url.Parse(got)
-			if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-				t.Fatalf("resolve(%q) against %q = %q: not an http(s) URL with a host", ref, base, got)
+			if err != nil || u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "s3" || u.Host == "" {
+				t.Fatalf("resolve(%q) against %q = %q: not an http(s) or s3 URL with a host", ref, base, got)
 			}
 			return
 		}
