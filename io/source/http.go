@@ -31,6 +31,7 @@ type HTTP struct {
 	etag  atomic.Pointer[string]
 	whole atomic.Pointer[[]byte]
 	res   resolution
+	s3    *s3Regions // set for an s3:// URL
 }
 
 // NewHTTP returns a source for the http or https URL rawURL. It makes no
@@ -136,6 +137,13 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 		if a.status == http.StatusForbidden && !renewed && target != "" && target != h.url {
 			// A presigned URL expired early or was revoked: resolve again, once.
 			renewed = true
+			h.res.invalidate(target)
+			continue
+		}
+		if a.status == http.StatusMovedPermanently && h.s3 != nil && !renewed {
+			// S3 says the bucket is in another region: ask it which, once.
+			renewed = true
+			h.s3.moved()
 			h.res.invalidate(target)
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultS3Endpoint is the endpoint template s3:// URLs are read through:
@@ -118,11 +119,9 @@ func newS3(name string, c *config) (*HTTP, error) {
 		return nil, err
 	}
 	h.name = Redact(name)
-	h.res.resolve = nil
-	if region == "" {
-		d := &s3Regions{client: c.client, template: template, bucket: bucket, path: path}
-		h.res.resolve = d.resolve
-	}
+	h.s3 = &s3Regions{client: c.client, template: template, bucket: bucket, path: path}
+	h.s3.region.Store(&region)
+	h.res.resolve = h.s3.resolve
 	return h, nil
 }
 
@@ -130,15 +129,27 @@ func newS3(name string, c *config) (*HTTP, error) {
 // so that one process asks once.
 var s3RegionCache sync.Map
 
-// s3Regions finds a bucket's region from the bucket itself.
+// s3Regions gives an object's URL at its bucket's regional endpoint.
 type s3Regions struct {
 	client                 *http.Client
 	template, bucket, path string
+	region                 atomic.Pointer[string] // as configured; "" to ask the bucket
 }
 
-// resolve gives the object's URL at the bucket's regional endpoint, asking
-// the bucket (HEAD) for its region the first time.
+// moved is told that the endpoint answered 301, S3's word for a wrong
+// region: the configured region is dropped, and the bucket is asked.
+func (s *s3Regions) moved() {
+	empty := ""
+	s.region.Store(&empty)
+	s3RegionCache.Delete(s.template + "\x00" + s.bucket)
+}
+
+// resolve gives the object's URL at the configured region's endpoint or,
+// with none, asks the bucket (HEAD) for its region the first time.
 func (s *s3Regions) resolve(ctx context.Context, u string) (string, error) {
+	if r := *s.region.Load(); r != "" {
+		return strings.TrimRight(s3Fill(s.template, s.bucket, r), "/") + s.path, nil
+	}
 	key := s.template + "\x00" + s.bucket
 	region, ok := s3RegionCache.Load(key)
 	if !ok {

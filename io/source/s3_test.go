@@ -83,6 +83,15 @@ func TestS3(t *testing.T) {
 	if heads.Load() != 1 {
 		t.Errorf("asked the bucket its region %d times, want once", heads.Load())
 	}
+	// A wrong region (AWS_REGION set for another account, say): S3 answers
+	// 301 and the bucket is asked once.
+	before := heads.Load()
+	if got, err := read(t, "s3://my-bucket/a b.txt", WithS3Region("us-west-1")); got != "s3" || err != nil {
+		t.Errorf("with a wrong region: %q, %v", got, err)
+	}
+	if heads.Load() != before+1 {
+		t.Errorf("a wrong region led to %d questions to the bucket, want 1", heads.Load()-before)
+	}
 	_, err := read(t, "s3://my-bucket/missing", WithS3Region("eu-west-2"))
 	var he *HTTPError
 	if !errors.As(err, &he) || he.Status != 404 || !strings.Contains(err.Error(), "s3://my-bucket/missing") {
