@@ -56,6 +56,8 @@ func (s *Reader) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 		}
 	} else if err == nil || err == io.EOF {
 		err = fmt.Errorf("source: %s: %w: read %d of %d bytes at %d within the size given", s.name, io.ErrUnexpectedEOF, n, len(want), off)
+	} else {
+		err = fmt.Errorf("source: %s: %w", s.name, err)
 	}
 	return n, err
 }
