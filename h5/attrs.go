@@ -96,7 +96,7 @@ func (a Attrs) get(name string) (any, error) {
 	}
 	v, ok := a.vals[name]
 	if !ok {
-		return nil, fmt.Errorf("h5: attribute %q: %w", name, ErrNotFound)
+		return nil, fmt.Errorf("%w: attribute %q", ErrNotFound, name)
 	}
 	return v, nil
 }
@@ -229,7 +229,7 @@ func (a Attrs) Ref(name string) (Reference, error) {
 }
 
 func attrTypeError(name string, v any, want string) error {
-	return fmt.Errorf("h5: attribute %q is %T, not %s: %w", name, v, want, ErrType)
+	return fmt.Errorf("%w: attribute %q is %T, not %s", ErrType, name, v, want)
 }
 
 // nonFinite maps the strings LINDI writes for non-finite attribute values.

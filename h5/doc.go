@@ -7,5 +7,7 @@
 //	a, err := h5.Read[float64](ctx, ds, sel) // converts; ReadExact[int16] does not
 //
 // Read[T]/As[T] convert, ReadExact[T]/AsExact[T] do not; an HDF5 file and its
-// LINDI JSON give the same values of the same Go types. See docs/DESIGN.md.
+// LINDI JSON give the same values of the same Go types. Open also takes
+// s3:// URLs; OpenReaderAt and OpenRefs open what the caller already holds.
+// See docs/DESIGN.md.
 package h5

@@ -40,7 +40,7 @@ func (f *File) followExternal(ctx context.Context, g *Group, l Link, hops int) (
 	if hops >= maxHops {
 		return nil, fmt.Errorf("more than %d links: %w", maxHops, ErrLinkCycle)
 	}
-	name, err := resolveExternal(f.name, l.File)
+	name, err := resolveExternal(f.base, l.File)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +87,13 @@ func (e *externals) close() {
 func resolveExternal(from, file string) (string, error) {
 	if file == "" {
 		return "", fmt.Errorf("external link with no file name: %w", ErrFormat)
+	}
+	if from == "" {
+		// A file opened from bytes has no location: URLs only, never local files.
+		if !isURL(file) {
+			return "", fmt.Errorf("external link to %q from a file with no location: only http(s) URLs may be linked: %w", file, ErrFormat)
+		}
+		return file, nil
 	}
 	if isURL(from) {
 		base, err := url.Parse(from)

@@ -16,7 +16,7 @@ func (a *Array) rowField(f zarrmeta.Field, idx int) (*Array, error) {
 	for i, row := range a.Objects {
 		r, ok := row.([]any)
 		if !ok || idx < 0 || idx >= len(r) {
-			return nil, fmt.Errorf("h5: row %d has no field %q: %w", i, f.Name, ErrFormat)
+			return nil, fmt.Errorf("%w: row %d has no field %q", ErrFormat, i, f.Name)
 		}
 		items[i] = r[idx]
 	}

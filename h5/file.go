@@ -3,10 +3,13 @@ package h5
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/lindigo/lindi/codecs"
@@ -18,6 +21,7 @@ import (
 // File is an open file: the root of a tree of groups and datasets.
 type File struct {
 	name     string
+	base     string // where relative names resolve: name, or "" for bytes with no location
 	format   string
 	root     *Group
 	tree     *tree
@@ -47,6 +51,29 @@ type options struct {
 	progress    func(done, total int)
 	codecs      *codecs.Registry
 	sourceOpts  []source.Option
+	diskDir     string // "" for LINDI_CACHE_DIR's
+	diskBytes   int64
+	diskOff     bool
+}
+
+// CacheDirEnv names the environment variable that turns the disk cache on
+// (WithDiskCache) for every file opened without that option.
+const CacheDirEnv = "LINDI_CACHE_DIR"
+
+// WithDiskCache keeps the byte ranges read from remote files (http(s),
+// s3) in the directory dir, bounded at maxBytes (source.DefaultDiskCacheBytes
+// when 0), so that later processes read them from disk: each then asks the
+// server once per file whether it changed (by ETag or size). Several
+// processes may share dir. Without this option the directory named by
+// LINDI_CACHE_DIR, if set, is used; WithDiskCache("", 0) turns that off.
+func WithDiskCache(dir string, maxBytes int64) Option {
+	return func(o *options) error {
+		if maxBytes < 0 {
+			return fmt.Errorf("h5: WithDiskCache(%q, %d): capacity must not be negative", dir, maxBytes)
+		}
+		o.diskDir, o.diskBytes, o.diskOff = dir, maxBytes, dir == ""
+		return nil
+	}
 }
 
 // WithCacheBytes bounds the cache of byte ranges the file fetches at n bytes;
@@ -162,6 +189,13 @@ func WithSourceOptions(opts ...source.Option) Option {
 // pool opens the byte sources of the file called name.
 func (o *options) pool(name string) (*source.Pool, error) {
 	opts := o.sourceOpts
+	if dir := cmp.Or(o.diskDir, os.Getenv(CacheDirEnv)); dir != "" && !o.diskOff {
+		d, err := source.NewDiskCache(dir, o.diskBytes)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(slices.Clip(opts), source.WithDiskCache(d))
+	}
 	if o.cacheBytes > 0 || o.cacheBytes < 0 && isURL(name) {
 		n := o.cacheBytes
 		if n < 0 {
@@ -183,18 +217,32 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // an HDF5 file it reads the superblock and the root group, and the rest as it
 // is asked for.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
+	f, err := newFile(name, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	in, err := f.input()
+	if err != nil {
+		f.env.Pool.Close()
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
+	}
+	return f.start(ctx, in, opts)
+}
+
+// newFile makes a File and its byte sources from the options.
+func newFile(name, base string, opts []Option) (*File, error) {
 	o := options{cacheBytes: -1, codecs: codecs.Builtin(), maxRead: DefaultMaxReadBytes()}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
 		}
 	}
-	pool, err := o.pool(name)
+	pool, err := o.pool(base)
 	if err != nil {
 		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 	}
 	f := &File{
-		name: name, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
+		name: name, base: base, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
 		env: &driver.Env{
 			Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes,
 			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside,
@@ -206,23 +254,76 @@ func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 			return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
 		}
 	}
-	if err := f.open(ctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
+	return f, nil
+}
+
+// start reads the tree of the file in describes.
+func (f *File) start(ctx context.Context, in *driver.Input, opts []Option) (*File, error) {
+	if err := f.open(ctx, in); err != nil {
+		f.env.Pool.Close()
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(f.name), err)
 	}
 	f.ext = newExternals(f, opts)
 	return f, nil
+}
+
+// readerName is the name of a file opened by OpenReaderAt, in errors and Stats.
+const readerName = "io.ReaderAt"
+
+// OpenReaderAt opens the size bytes of r, an HDF5 file or a LINDI JSON
+// document (told by content), and reads its object tree, as Open does for a
+// named file: the caller already holds the bytes (an S3 SDK object, a file
+// in memory). r must be safe for concurrent use, as io.ReaderAt's contract
+// says, and must not change while the File is open. The bytes have no
+// location, so a LINDI document's refs and an HDF5 file's external links
+// must be absolute URLs: they never reach local files.
+func OpenReaderAt(ctx context.Context, r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	src, err := source.NewReader(readerName, r, size)
+	if err != nil {
+		return nil, fmt.Errorf("h5: open %s: %w", readerName, err)
+	}
+	return openSource(ctx, src, "", opts)
+}
+
+// OpenRefs opens a parsed reference document: LINDI JSON or kerchunk refs
+// as a Go value, as encoding/json decodes them. doc is either the whole
+// document ({"version": 1, "refs": {…}, "templates": {…}, "gen": […]}) or
+// its refs alone (keys such as ".zgroup" and "a/0.0"). Relative refs
+// resolve against base, a local path or URL, as if the document were a file
+// there; with base "" every ref must be an absolute URL. A document with a
+// remote base, like one read over HTTP, never reaches local files.
+func OpenRefs(ctx context.Context, doc map[string]any, base string, opts ...Option) (*File, error) {
+	if _, ok := doc["refs"].(map[string]any); !ok {
+		doc = map[string]any{"version": 1, "refs": doc}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%w: refs: %v", ErrFormat, err)
+	}
+	name := cmp.Or(base, "refs")
+	return openSource(ctx, source.NewBytes(name, b), base, opts)
+}
+
+// openSource opens the bytes of src, whose relative names resolve against
+// base.
+func openSource(ctx context.Context, src source.Source, base string, opts []Option) (*File, error) {
+	f, err := newFile(src.Name(), base, opts)
+	if err != nil {
+		return nil, err
+	}
+	in, err := driver.NewSourceInput(f.env, src, base)
+	if err != nil {
+		f.env.Pool.Close()
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(src.Name()), err)
+	}
+	return f.start(ctx, in, opts)
 }
 
 // open gives the file to the first driver sure of its format, or else tries
 // those that might read it, in order. A driver that cannot tell (its Sniff
 // failed: the file cannot be read, say) is passed over; its error is the
 // answer when no driver takes the file.
-func (f *File) open(ctx context.Context) error {
-	in, err := f.input()
-	if err != nil {
-		return err
-	}
+func (f *File) open(ctx context.Context, in *driver.Input) error {
 	var maybe []driver.Driver
 	var sniffErr error
 	for _, d := range driver.Drivers() {
@@ -277,10 +378,11 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 	return f.root.completed(ctx)
 }
 
-// isURL reports whether name is an http(s) URL rather than a local path.
+// isURL reports whether name is a remote URL (http, https or s3) rather
+// than a local path.
 func isURL(name string) bool {
 	lower := strings.ToLower(name)
-	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "s3://")
 }
 
 // Name is the path or URL the file was opened from, with any password redacted.

@@ -174,7 +174,7 @@ func (g *Group) Group(ctx context.Context, path string) (*Group, error) {
 	}
 	sub, ok := o.(*Group)
 	if !ok {
-		return nil, fmt.Errorf("h5: %s: %w", o.Path(), ErrNotGroup)
+		return nil, fmt.Errorf("%w: %s", ErrNotGroup, o.Path())
 	}
 	return sub, nil
 }
@@ -187,7 +187,7 @@ func (g *Group) Dataset(ctx context.Context, path string) (*Dataset, error) {
 	}
 	d, ok := o.(*Dataset)
 	if !ok {
-		return nil, fmt.Errorf("h5: %s: %w", o.Path(), ErrNotDataset)
+		return nil, fmt.Errorf("%w: %s", ErrNotDataset, o.Path())
 	}
 	return d, nil
 }
@@ -296,14 +296,14 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 		}
 		g, ok := cur.(*Group)
 		if !ok {
-			return nil, fmt.Errorf("h5: %s in path %q: %w", cur.Path(), path, ErrNotGroup)
+			return nil, fmt.Errorf("%w: %s in path %q", ErrNotGroup, cur.Path(), path)
 		}
 		l, ok, err := g.find(ctx, seg)
 		if err != nil {
 			return nil, fmt.Errorf("h5: %q: %w", path, err)
 		}
 		if !ok {
-			return nil, fmt.Errorf("h5: %q: no member %q in %s: %w", path, seg, g.path, ErrNotFound)
+			return nil, fmt.Errorf("%w: %q: no member %q in %s", ErrNotFound, path, seg, g.path)
 		}
 		switch l.Kind {
 		case HardLink:
@@ -317,7 +317,7 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 			cur = o
 		case SoftLink:
 			if hops >= maxHops {
-				return nil, fmt.Errorf("h5: %q: more than %d soft links: %w", path, maxHops, ErrLinkCycle)
+				return nil, fmt.Errorf("%w: %q: more than %d soft links", ErrLinkCycle, path, maxHops)
 			}
 			next, err := f.lookup(ctx, g, l.Target, hops+1)
 			if err != nil {

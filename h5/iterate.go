@@ -82,7 +82,7 @@ type Block struct {
 func (d *Dataset) Blocks(ctx context.Context, rows, ahead int) iter.Seq2[Block, error] {
 	return func(yield func(Block, error) bool) {
 		if rows <= 0 || ahead < 0 || len(d.d.Shape) == 0 {
-			yield(Block{}, fmt.Errorf("h5: blocks of %s: %d rows with %d ahead of shape %v: %w", d.path, rows, ahead, d.d.Shape, ErrType))
+			yield(Block{}, fmt.Errorf("%w: blocks of %s: %d rows with %d ahead of shape %v", ErrType, d.path, rows, ahead, d.d.Shape))
 			return
 		}
 		ctx, cancel := context.WithCancel(ctx)

@@ -329,7 +329,7 @@ func TestUnreadableDatasetAlone(t *testing.T) {
 
 // TestOpenUnknownScheme: a URL scheme no source reads is named in the error.
 func TestOpenUnknownScheme(t *testing.T) {
-	for _, name := range []string{"s3://bucket/key.nwb", "gs://bucket/x.lindi.json"} {
+	for _, name := range []string{"gs://bucket/key.nwb", "gs://bucket/x.lindi.json"} {
 		_, err := h5.Open(ctx, name)
 		scheme, _, _ := strings.Cut(name, ":")
 		if !errors.Is(err, source.ErrScheme) || !strings.Contains(err.Error(), `"`+scheme+`"`) {

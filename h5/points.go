@@ -49,21 +49,7 @@ func (d *Dataset) readPoints(ctx context.Context, points [][]int) (*Array, error
 	if len(shape) == 0 || len(grid) != len(shape) {
 		grid = shape
 	}
-	groups := map[string]*pointGroup{}
-	var order []string
-	for k, p := range pts {
-		key := fmt.Sprint(chunkOf(p, grid))
-		g, ok := groups[key]
-		if !ok {
-			g = &pointGroup{axes: make([][]int, len(p))}
-			groups[key] = g
-			order = append(order, key)
-		}
-		g.idx = append(g.idx, k)
-		for j, c := range p {
-			g.axes[j] = append(g.axes[j], c)
-		}
-	}
+	groups, order := groupPoints(pts, grid)
 	parts := make([]*Array, len(order))
 	eg, ectx := errgroup.WithContext(ctx)
 	eg.SetLimit(maxPointReads)
@@ -71,8 +57,6 @@ func (d *Dataset) readPoints(ctx context.Context, points [][]int) (*Array, error
 		g := groups[key]
 		sel := make(selection.Selection, len(g.axes))
 		for j := range g.axes {
-			slices.Sort(g.axes[j])
-			g.axes[j] = slices.Compact(g.axes[j])
 			sel[j] = selection.List(g.axes[j]...)
 		}
 		eg.Go(func() error {

@@ -115,7 +115,7 @@ func EnumNames(values []int64, enum map[string]int64) ([]string, error) {
 	for i, v := range values {
 		n, ok := names[v]
 		if !ok {
-			return nil, fmt.Errorf("h5: enum value %d (element %d) has no name: %w", v, i, ErrType)
+			return nil, fmt.Errorf("%w: enum value %d (element %d) has no name", ErrType, v, i)
 		}
 		out[i] = n
 	}
@@ -146,13 +146,13 @@ func (d *Dataset) Dims(ctx context.Context) ([]Dim, error) {
 	}
 	lists, ok := v.([]any)
 	if !ok || len(lists) != len(dims) {
-		return nil, fmt.Errorf("h5: %s: DIMENSION_LIST is %T of %d, not one list per dimension: %w", d.path, v, len(lists), ErrFormat)
+		return nil, fmt.Errorf("%w: %s: DIMENSION_LIST is %T of %d, not one list per dimension", ErrFormat, d.path, v, len(lists))
 	}
 	for i, l := range lists {
 		refs, ok := l.([]Reference)
 		if !ok {
 			if empty, isList := l.([]any); !isList || len(empty) > 0 {
-				return nil, fmt.Errorf("h5: %s: DIMENSION_LIST[%d] is %T, not references: %w", d.path, i, l, ErrFormat)
+				return nil, fmt.Errorf("%w: %s: DIMENSION_LIST[%d] is %T, not references", ErrFormat, d.path, i, l)
 			}
 		}
 		for _, r := range refs {
@@ -162,7 +162,7 @@ func (d *Dataset) Dims(ctx context.Context) ([]Dim, error) {
 			}
 			s, ok := o.(*Dataset)
 			if !ok {
-				return nil, fmt.Errorf("h5: %s: dimension %d scale %s: %w", d.path, i, r.Path, ErrNotDataset)
+				return nil, fmt.Errorf("%w: %s: dimension %d scale %s", ErrNotDataset, d.path, i, r.Path)
 			}
 			dims[i].Scales = append(dims[i].Scales, s)
 		}

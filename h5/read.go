@@ -49,6 +49,11 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 	if d.d.Err != nil {
 		return nil, d.d.Err
 	}
+	if pw, ok, err := sel.Split(d.d.Shape); err != nil {
+		return nil, err
+	} else if ok {
+		return d.readPointwise(ctx, pw)
+	}
 	r, stored, err := d.resolve(sel)
 	if err != nil {
 		return nil, err

@@ -40,21 +40,21 @@ func (r RegionReference) Selection() (selection.Selection, error) {
 	case r.All:
 		return selection.Selection{selection.Ellipsis()}, nil
 	case len(r.Points) > 0:
-		return nil, fmt.Errorf("h5: region of %s is %d points, not an orthogonal selection: %w", r.Path, len(r.Points), ErrType)
+		return nil, fmt.Errorf("%w: region of %s is %d points, not an orthogonal selection", ErrType, r.Path, len(r.Points))
 	case len(r.Blocks) == 0:
-		return nil, fmt.Errorf("h5: region of %s selects nothing: %w", r.Path, ErrType)
+		return nil, fmt.Errorf("%w: region of %s selects nothing", ErrType, r.Path)
 	}
 	rank := len(r.Blocks[0][0])
 	axes := make([][]int, rank)
 	total := 0
 	for _, b := range r.Blocks {
 		if len(b[0]) != rank || len(b[1]) != rank {
-			return nil, fmt.Errorf("h5: region of %s mixes ranks: %w", r.Path, ErrFormat)
+			return nil, fmt.Errorf("%w: region of %s mixes ranks", ErrFormat, r.Path)
 		}
 		vol := 1
 		for j := range rank {
 			if b[1][j] < b[0][j] || b[1][j]-b[0][j] >= maxRegionAxis {
-				return nil, fmt.Errorf("h5: region of %s has block %v: %w", r.Path, b, ErrFormat)
+				return nil, fmt.Errorf("%w: region of %s has block %v", ErrFormat, r.Path, b)
 			}
 			for i := b[0][j]; i <= b[1][j]; i++ {
 				axes[j] = append(axes[j], i)
@@ -63,7 +63,7 @@ func (r RegionReference) Selection() (selection.Selection, error) {
 		}
 		total += vol
 		if total > math.MaxInt32 || slices.ContainsFunc(axes, func(a []int) bool { return len(a) > maxRegionAxis }) {
-			return nil, fmt.Errorf("h5: region of %s is too large to express as a selection: %w", r.Path, ErrType)
+			return nil, fmt.Errorf("%w: region of %s is too large to express as a selection", ErrType, r.Path)
 		}
 	}
 	product := 1
@@ -75,7 +75,7 @@ func (r RegionReference) Selection() (selection.Selection, error) {
 		sel[j] = axisItem(idx)
 	}
 	if product != total {
-		return nil, fmt.Errorf("h5: region of %s (%d blocks) is not an orthogonal selection: %w", r.Path, len(r.Blocks), ErrType)
+		return nil, fmt.Errorf("%w: region of %s (%d blocks) is not an orthogonal selection", ErrType, r.Path, len(r.Blocks))
 	}
 	return sel, nil
 }
@@ -104,7 +104,7 @@ func (f *File) DerefRegion(ctx context.Context, r RegionReference) (*Dataset, se
 	}
 	d, ok := o.(*Dataset)
 	if !ok {
-		return nil, nil, fmt.Errorf("h5: region reference to %s: %w", r.Path, ErrNotDataset)
+		return nil, nil, fmt.Errorf("%w: region reference to %s", ErrNotDataset, r.Path)
 	}
 	sel, err := r.Selection()
 	if err != nil {

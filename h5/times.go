@@ -28,7 +28,7 @@ func isTime(dt zarrmeta.DType) bool {
 // is an error.
 func Times(a *Array) ([]time.Time, error) {
 	if a.DType.Kind != zarrmeta.KindDatetime {
-		return nil, fmt.Errorf("h5: dtype %s is not datetime64: %w", a.DType, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s is not datetime64", ErrType, a.DType)
 	}
 	counts := view[int64](a.Data)
 	out := make([]time.Time, len(counts))
@@ -58,13 +58,13 @@ func Times(a *Array) ([]time.Time, error) {
 // units Y and M, which have no fixed length, are errors.
 func Durations(a *Array) ([]time.Duration, error) {
 	if a.DType.Kind != zarrmeta.KindTimedelta {
-		return nil, fmt.Errorf("h5: dtype %s is not timedelta64: %w", a.DType, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s is not timedelta64", ErrType, a.DType)
 	}
 	counts := view[int64](a.Data)
 	out := make([]time.Duration, len(counts))
 	for i, n := range counts {
 		if n == NaT {
-			return nil, fmt.Errorf("h5: element %d is NaT: %w", i, ErrType)
+			return nil, fmt.Errorf("%w: element %d is NaT", ErrType, i)
 		}
 		d, err := duration(n, a.DType.Unit)
 		if err != nil {

@@ -46,10 +46,10 @@ func convert[T, S Number](data []S) []T {
 // arrays, which gonum cannot represent.
 func Dense(a *Typed[float64]) (*mat.Dense, error) {
 	if len(a.Shape) != 2 {
-		return nil, fmt.Errorf("h5: Dense needs a 2-D array, not shape %v: %w", a.Shape, ErrType)
+		return nil, fmt.Errorf("%w: Dense needs a 2-D array, not shape %v", ErrType, a.Shape)
 	}
 	if a.Shape[0] == 0 || a.Shape[1] == 0 {
-		return nil, fmt.Errorf("h5: Dense: empty array of shape %v: %w", a.Shape, ErrType)
+		return nil, fmt.Errorf("%w: Dense: empty array of shape %v", ErrType, a.Shape)
 	}
 	return mat.NewDense(a.Shape[0], a.Shape[1], a.Data), nil
 }
@@ -58,7 +58,7 @@ func Dense(a *Typed[float64]) (*mat.Dense, error) {
 // fails for other ranks and for empty arrays.
 func Vec(a *Typed[float64]) (*mat.VecDense, error) {
 	if len(a.Shape) != 1 {
-		return nil, fmt.Errorf("h5: Vec needs a 1-D array, not shape %v: %w", a.Shape, ErrType)
+		return nil, fmt.Errorf("%w: Vec needs a 1-D array, not shape %v", ErrType, a.Shape)
 	}
 	if a.Shape[0] == 0 {
 		return nil, fmt.Errorf("h5: Vec: empty array: %w", ErrType)

@@ -267,7 +267,7 @@ func asRefs(a *Array) (*Typed[Reference], error) {
 func (a *Array) Field(name string) (*Array, error) {
 	f, ok := a.DType.Field(name)
 	if !ok {
-		return nil, fmt.Errorf("h5: no field %q in %s: %w", name, a.DType, ErrNotFound)
+		return nil, fmt.Errorf("%w: no field %q in %s", ErrNotFound, name, a.DType)
 	}
 	if a.Data == nil {
 		return a.rowField(f, fieldIndex(a.DType, name))

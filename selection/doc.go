@@ -11,9 +11,15 @@
 // the lindi command and the test fixtures, such as "10:200:3, ..., [1, 4, 9]".
 //
 // Lists and masks on several axes select orthogonally (outer indexing, like
-// zarr's oindex): "[0, 2], [1, 3]" selects a 2×2 block. This
-// differs from numpy's fancy indexing, which would broadcast the two lists
-// together and select the two elements (0, 1) and (2, 3).
+// zarr's oindex): "[0, 2], [1, 3]" selects a 2×2 block. numpy's fancy
+// indexing, which broadcasts the two lists together and selects the two
+// elements (0, 1) and (2, 3), is the [Vindex] item ("vindex([0, 2], [1, 3])",
+// zarr's vindex); a boolean mask over several axes is [MaskND] (nested lists,
+// "[[True, False], [False, True]]"). Each covers several axes and gives the
+// result one axis of points in their place; a selection holds at most one,
+// and [Selection.Split] turns it into points and orthogonal selections of the
+// other axes (Resolve refuses it). [NewAxis] ("None" or "newaxis") inserts an
+// axis of length 1.
 //
 // [Selection.Resolve] validates a selection against an array shape and gives
 // a [Resolved] selection with the output shape. [Resolved.Plan] lays it over a

@@ -20,6 +20,9 @@ const (
 	kindEllipsis
 	kindList
 	kindMask
+	kindNewAxis
+	kindMaskND // a mask over several axes: mshape, mask in C order
+	kindVindex // index arrays broadcast together: vindex, one per axis
 )
 
 // Item is one element of a [Selection]: an index, a slice, an ellipsis, an
@@ -30,6 +33,8 @@ type Item struct {
 	start, stop, step int // kindSlice (None for unset start/stop); kindIndex uses start
 	list              []int
 	mask              []bool
+	mshape            []int   // kindMaskND: the axes the mask covers
+	vindex            [][]int // kindVindex: one index array per axis
 }
 
 // Selection is a numpy-style selection: one [Item] per array axis, with at
@@ -75,6 +80,54 @@ func Mask(m ...bool) Item {
 	return Item{kind: kindMask, mask: append([]bool{}, m...)}
 }
 
+// NewAxis inserts an axis of length 1 into the result, like numpy's
+// np.newaxis (None); it takes no axis of the array.
+func NewAxis() Item { return Item{kind: kindNewAxis} }
+
+// MaskND selects with a boolean mask of the given shape over as many
+// consecutive axes, numpy's a[mask] for an N-d mask: the result has one axis,
+// of the mask's true count, in place of those axes, holding the elements
+// where the mask is true in C order. mask holds the mask's values in C
+// order; MaskND copies it. Its length must be the product of shape, and
+// shape must match the axes it covers (checked by Split). A 1-d MaskND is
+// [Mask].
+func MaskND(shape []int, mask []bool) Item {
+	if len(shape) == 1 {
+		return Mask(mask...)
+	}
+	return Item{kind: kindMaskND, mshape: append([]int{}, shape...), mask: append([]bool{}, mask...)}
+}
+
+// Vindex selects points with one index array per axis, broadcast together
+// as numpy does with several index arrays (zarr's vindex): point k is
+// (arrays[0][k], arrays[1][k], …), and an array of length 1 stands for any
+// length. It covers len(arrays) consecutive axes and gives the result one
+// axis, of the points, in their place. This differs from a List per axis,
+// which selects the outer product (zarr's oindex). Vindex copies the arrays.
+func Vindex(arrays ...[]int) Item {
+	c := make([][]int, len(arrays))
+	for i, a := range arrays {
+		c[i] = append([]int{}, a...)
+	}
+	return Item{kind: kindVindex, vindex: c}
+}
+
+// pointwise reports whether the item selects points jointly over axes.
+func (it Item) pointwise() bool { return it.kind == kindMaskND || it.kind == kindVindex }
+
+// axes is how many array axes the item covers.
+func (it Item) axes() int {
+	switch it.kind {
+	case kindNewAxis, kindEllipsis:
+		return 0
+	case kindMaskND:
+		return len(it.mshape)
+	case kindVindex:
+		return len(it.vindex)
+	}
+	return 1
+}
+
 // String returns the text form of the item, as accepted by [Parse].
 func (it Item) String() string {
 	var b strings.Builder
@@ -112,19 +165,53 @@ func (it Item) write(b *strings.Builder) {
 		}
 		b.WriteByte(']')
 	case kindMask:
-		b.WriteByte('[')
-		for i, v := range it.mask {
+		writeBools(b, it.mask)
+	case kindNewAxis:
+		b.WriteString("None")
+	case kindMaskND:
+		writeNested(b, it.mshape, it.mask)
+	case kindVindex:
+		b.WriteString("vindex(")
+		for i, a := range it.vindex {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if v {
-				b.WriteString("True")
-			} else {
-				b.WriteString("False")
-			}
+			Item{kind: kindList, list: a}.write(b)
 		}
-		b.WriteByte(']')
+		b.WriteByte(')')
 	}
+}
+
+func writeBools(b *strings.Builder, m []bool) {
+	b.WriteByte('[')
+	for i, v := range m {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if v {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	}
+	b.WriteByte(']')
+}
+
+// writeNested writes an N-d mask as nested lists.
+func writeNested(b *strings.Builder, shape []int, m []bool) {
+	if len(shape) <= 1 {
+		writeBools(b, m)
+		return
+	}
+	b.WriteByte('[')
+	step := len(m) / max(shape[0], 1)
+	for i := range shape[0] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeNested(b, shape[1:], m[i*step:(i+1)*step])
+	}
+	b.WriteByte(']')
 }
 
 // String returns the text form of the selection, which [Parse] reads back

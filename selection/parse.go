@@ -2,6 +2,7 @@ package selection
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -20,7 +21,12 @@ func (e *SyntaxError) Error() string {
 // Parse reads a selection in numpy's subscript syntax without the brackets:
 // items separated by commas, each an integer ("5", "-1"), a slice
 // ("10:200:3", "-8:", "::-1", bounds may be "None"), "...", an index list
-// ("[1, 4, 9]") or a boolean mask ("[True, False, True]"). "()" is the empty
+// ("[1, 4, 9]"), a boolean mask ("[True, False, True]"), "None" or "newaxis"
+// (a new axis of length 1), a mask over several axes as nested lists
+// ("[[True, False], [False, True]]": numpy's a[mask2d]), or index arrays
+// broadcast together ("vindex([0, 2], [1, 3])": the points (0, 1) and
+// (2, 3), numpy's a[[0, 2], [1, 3]]). Lists on several axes outside vindex
+// select orthogonally: "[0, 2], [1, 3]" is a 2×2 block. "()" is the empty
 // selection, which selects everything. Whitespace between tokens is ignored
 // and one trailing comma is allowed, as in Python. Integers must fit in an
 // int and must not be math.MinInt. Errors are [*SyntaxError]s.
@@ -118,14 +124,134 @@ func (p *parser) item() (Item, error) {
 		}
 		return Item{}, p.errorf("expected \"...\", found %s", p.found())
 	case '[':
+		if p.nested() {
+			return p.maskND()
+		}
 		return p.list()
+	case 'n':
+		if p.word("newaxis") {
+			return NewAxis(), nil
+		}
+	case 'v':
+		if p.word("vindex") {
+			return p.vindex()
+		}
 	}
 	return p.slice()
 }
 
+// word consumes w if the text continues with it as a whole word.
+func (p *parser) word(w string) bool {
+	end := p.pos + len(w)
+	if end > len(p.text) || p.text[p.pos:end] != w || end < len(p.text) && (isWord(p.text[end]) || isDigit(p.text[end])) {
+		return false
+	}
+	p.pos = end
+	return true
+}
+
+// nested reports whether the list at the current position holds lists.
+func (p *parser) nested() bool {
+	i := p.pos + 1
+	for i < len(p.text) && (p.text[i] == ' ' || p.text[i] == '\t' || p.text[i] == '\n' || p.text[i] == '\r') {
+		i++
+	}
+	return i < len(p.text) && p.text[i] == '['
+}
+
+// vindex reads "(" lists ")" after "vindex": index arrays broadcast together.
+func (p *parser) vindex() (Item, error) {
+	p.space()
+	if p.eof() || p.peek() != '(' {
+		return Item{}, p.errorf("expected \"(\" after vindex, found %s", p.found())
+	}
+	p.pos++
+	var arrays [][]int
+	for {
+		p.space()
+		if !p.eof() && p.peek() == ')' && len(arrays) > 0 {
+			p.pos++
+			return Vindex(arrays...), nil
+		}
+		if p.eof() || p.peek() != '[' {
+			return Item{}, p.errorf("expected an index list in vindex(…), found %s", p.found())
+		}
+		it, err := p.list()
+		if err != nil {
+			return Item{}, err
+		}
+		if it.kind != kindList {
+			return Item{}, p.errorf("vindex(…) takes index lists, not masks")
+		}
+		arrays = append(arrays, it.list)
+		p.space()
+		if !p.eof() && p.peek() == ',' {
+			p.pos++
+		}
+	}
+}
+
+// maskND reads a nested list of booleans: a mask over several axes.
+func (p *parser) maskND() (Item, error) {
+	open := p.pos
+	shape, vals, err := p.nestedBools()
+	if err != nil {
+		return Item{}, err
+	}
+	if len(shape) < 2 {
+		p.pos = open
+		return Item{}, p.errorf("expected a nested list of booleans")
+	}
+	return MaskND(shape, vals), nil
+}
+
+// nestedBools reads a list of booleans or of nested lists of one shape.
+func (p *parser) nestedBools() ([]int, []bool, error) {
+	if !p.nested() {
+		begin := p.pos
+		it, err := p.list()
+		if err != nil {
+			return nil, nil, err
+		}
+		if it.kind != kindMask {
+			p.pos = begin
+			return nil, nil, p.errorf("a nested list must hold booleans (a mask over several axes); for index arrays broadcast together write vindex([…], […])")
+		}
+		return []int{len(it.mask)}, it.mask, nil
+	}
+	p.pos++ // '['
+	var inner []int
+	var vals []bool
+	rows := 0
+	for {
+		p.space()
+		if p.eof() {
+			return nil, nil, p.errorf("unclosed \"[\"")
+		}
+		if p.peek() == ']' {
+			p.pos++
+			break
+		}
+		begin := p.pos
+		sh, v, err := p.nestedBools()
+		if err != nil {
+			return nil, nil, err
+		}
+		if inner != nil && !slices.Equal(inner, sh) {
+			p.pos = begin
+			return nil, nil, p.errorf("ragged mask: a row of shape %v after rows of shape %v", sh, inner)
+		}
+		inner, vals, rows = sh, append(vals, v...), rows+1
+		p.space()
+		if !p.eof() && p.peek() == ',' {
+			p.pos++
+		}
+	}
+	return append([]int{rows}, inner...), vals, nil
+}
+
 // slice reads an integer or a slice: [start] ":" [stop] [":" [step]].
 func (p *parser) slice() (Item, error) {
-	begin := p.pos
 	start, ok, err := p.bound()
 	if err != nil {
 		return Item{}, err
@@ -133,8 +259,7 @@ func (p *parser) slice() (Item, error) {
 	p.space()
 	if p.eof() || p.peek() != ':' {
 		if ok && start == None {
-			p.pos = begin
-			return Item{}, p.errorf("None (a new axis) is not supported")
+			return NewAxis(), nil
 		}
 		if !ok {
 			return Item{}, p.errorf("expected an index, slice, list or \"...\", found %s", p.found())

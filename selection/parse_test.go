@@ -84,7 +84,6 @@ func TestParseErrors(t *testing.T) {
 		{"2e3", 1, `unexpected "e3" after integer "2"`},
 		{"-", 0, `expected digits after sign, found end of text`},
 		{"- 1", 0, `expected digits after sign, found " "`},
-		{"None", 0, `None (a new axis) is not supported`},
 		{"(", 1, `expected ")" to close "()", found end of text`},
 		{"(), 1", 2, `unexpected "," after "()"`},
 		{"1:2:3:4", 5, `expected "," between items, found ":"`},

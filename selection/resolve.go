@@ -56,14 +56,23 @@ func (s Selection) Resolve(shape []int) (*Resolved, error) {
 		return nil, err
 	}
 	r := &Resolved{shape: append([]int{}, shape...), axes: make([]axisSel, len(shape))}
-	for d, it := range items {
-		if r.axes[d], err = it.resolve(d, shape[d]); err != nil {
+	r.out = make([]int, 0, len(items))
+	r.n = 1
+	d := 0
+	for _, it := range items {
+		if it.kind == kindNewAxis {
+			r.out = append(r.out, 1) // C order: a length-1 axis moves no element
+			continue
+		}
+		if it.pointwise() {
+			return nil, fmt.Errorf("%w: %s selects points jointly over %d axes; Split it for reading", ErrInvalid, it, it.axes())
+		}
+		a, err := it.resolve(d, shape[d])
+		if err != nil {
 			return nil, err
 		}
-	}
-	r.out = make([]int, 0, len(shape))
-	r.n = 1
-	for _, a := range r.axes {
+		r.axes[d] = a
+		d++
 		if a.drop {
 			continue
 		}
@@ -89,14 +98,14 @@ func (s Selection) expand(ndim int) ([]Item, error) {
 		}
 		ellipsis = i
 	}
-	given := len(s)
-	if ellipsis >= 0 {
-		given--
+	given := 0
+	for _, it := range s {
+		given += it.axes()
 	}
 	if given > ndim {
 		return nil, fmt.Errorf("%w: too many indices: %d given for a %d-d array", ErrInvalid, given, ndim)
 	}
-	items := make([]Item, 0, ndim)
+	items := make([]Item, 0, len(s)+ndim)
 	for i, it := range s {
 		if i == ellipsis {
 			for range ndim - given {
@@ -106,8 +115,10 @@ func (s Selection) expand(ndim int) ([]Item, error) {
 		}
 		items = append(items, it)
 	}
-	for len(items) < ndim {
-		items = append(items, All())
+	if ellipsis < 0 {
+		for range ndim - given {
+			items = append(items, All())
+		}
 	}
 	return items, nil
 }

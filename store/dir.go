@@ -70,7 +70,7 @@ func (d *Dir) Get(_ context.Context, key string) (Value, error) {
 	}
 	st, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && st.IsDir() {
-		return Value{}, fmt.Errorf("store: %s: %q: %w", d.root, key, ErrNotFound)
+		return Value{}, fmt.Errorf("%w: %s: %q", ErrNotFound, d.root, key)
 	}
 	if err != nil {
 		return Value{}, fmt.Errorf("store: %w", err)
@@ -83,7 +83,7 @@ func (d *Dir) Get(_ context.Context, key string) (Value, error) {
 func (d *Dir) follow(key, p string) (string, error) {
 	real, err := filepath.EvalSymlinks(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("store: %s: %q: %w", d.root, key, ErrNotFound)
+		return "", fmt.Errorf("%w: %s: %q", ErrNotFound, d.root, key)
 	}
 	if err != nil {
 		return "", fmt.Errorf("store: %w", err)

@@ -48,7 +48,15 @@ type Members interface {
 // an http(s) URL, used to resolve relative refs). Refs are checked as they are
 // used, so a malformed ref fails the read that needs it, naming the key.
 func ParseLINDI(name string, data []byte) (*LINDI, error) {
-	return parseLINDI(name, data, nil)
+	return parseLINDI(name, name, data, nil)
+}
+
+// ParseLINDIAt parses a LINDI JSON document read from name whose relative
+// refs resolve against base, a path or URL, as if the document were there.
+// With base "" the document has no location: its refs must be absolute
+// URLs, and it may name no local file.
+func ParseLINDIAt(name, base string, data []byte) (*LINDI, error) {
+	return parseLINDI(name, base, data, nil)
 }
 
 // ParseContainer parses the LINDI JSON document data (lindi.json) of the
@@ -61,24 +69,34 @@ func ParseContainer(name string, data []byte, m Members) (*LINDI, error) {
 	if m == nil {
 		return nil, fmt.Errorf("store: ParseContainer(%s): no members", name)
 	}
-	return parseLINDI(name, data, m)
+	return parseLINDI(name, name, data, m)
 }
 
-func parseLINDI(name string, data []byte, m Members) (*LINDI, error) {
-	base, err := parseLocation(name)
+// ParseContainerAt is ParseContainer for a container whose location is base
+// rather than name ("" for none: then only its members and absolute URLs
+// can be named).
+func ParseContainerAt(name, base string, data []byte, m Members) (*LINDI, error) {
+	if m == nil {
+		return nil, fmt.Errorf("store: ParseContainer(%s): no members", name)
+	}
+	return parseLINDI(name, base, data, m)
+}
+
+func parseLINDI(name, at string, data []byte, m Members) (*LINDI, error) {
+	base, err := parseLocation(at)
 	if err != nil {
 		return nil, err
 	}
 	name = source.Redact(name)
 	doc, err := parseDoc(data)
 	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w: %v", name, ErrFormat, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrFormat, name, err)
 	}
 	if doc.Refs == nil {
 		return nil, fmt.Errorf("store: %s: %w: no \"refs\" object", name, ErrFormat)
 	}
 	if doc.Version != nil && *doc.Version != 1 {
-		return nil, fmt.Errorf("store: %s: %w: version %d (want 1)", name, ErrFormat, *doc.Version)
+		return nil, fmt.Errorf("%w: %s: version %d (want 1)", ErrFormat, name, *doc.Version)
 	}
 	s := &LINDI{name: name, base: base, members: m, refs: doc.Refs, tmpl: doc.Templates}
 	s.nodes = childNodes(doc.Refs)
@@ -93,7 +111,7 @@ func (s *LINDI) Name() string { return s.name }
 func (s *LINDI) Get(ctx context.Context, key string) (Value, error) {
 	raw, ok := s.refs[key]
 	if !ok {
-		return Value{}, fmt.Errorf("store: %s: %q: %w", s.name, key, ErrNotFound)
+		return Value{}, fmt.Errorf("%w: %s: %q", ErrNotFound, s.name, key)
 	}
 	v, err := s.decodeRef(ctx, raw)
 	if err != nil {

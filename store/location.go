@@ -13,15 +13,20 @@ import (
 type location struct {
 	remote *url.URL // the document's URL, when it was read over HTTP(S)
 	dir    string   // the document's directory, when it is a local file
+	none   bool     // the document has no location: absolute URLs only
 }
 
-// IsURL reports whether name is an http or https URL rather than a local path.
+// IsURL reports whether name is a remote URL (http, https or s3) rather
+// than a local path.
 func IsURL(name string) bool {
 	s, ok := source.Scheme(name)
-	return ok && (s == "http" || s == "https")
+	return ok && (s == "http" || s == "https" || s == "s3")
 }
 
 func parseLocation(name string) (location, error) {
+	if name == "" {
+		return location{none: true}, nil
+	}
 	if IsURL(name) {
 		u, err := httpURL(name)
 		if err != nil {
@@ -51,8 +56,16 @@ func (l location) resolve(ref string) (string, error) {
 			return "", fmt.Errorf("%w: %v", ErrFormat, err)
 		}
 		return ref, nil
+	case scheme == "s3":
+		// Remote, like http(s): any document may name it.
+		if _, _, err := source.ParseS3(ref); err != nil {
+			return "", fmt.Errorf("%w: %v", ErrFormat, err)
+		}
+		return ref, nil
+	case l.none:
+		return "", fmt.Errorf("%w: %q: a document with no location (given as bytes) may name only absolute http(s) or s3 URLs", ErrFormat, source.Redact(ref))
 	case l.remote != nil && hasScheme:
-		return "", fmt.Errorf("%w: %q: a document read over HTTP may name only http(s) URLs, not scheme %q", ErrFormat, source.Redact(ref), scheme)
+		return "", fmt.Errorf("%w: %q: a remote document may name only http(s) or s3 URLs, not scheme %q", ErrFormat, source.Redact(ref), scheme)
 	case l.remote != nil:
 		return l.resolveRemote(ref)
 	case scheme == "file":
@@ -72,8 +85,8 @@ func (l location) resolveRemote(ref string) (string, error) {
 		return "", fmt.Errorf("%w: bad relative URL %q: %v", ErrFormat, source.Redact(ref), urlCause(err))
 	}
 	abs := l.remote.ResolveReference(rel)
-	if abs.Scheme != "http" && abs.Scheme != "https" || abs.Host == "" {
-		return "", fmt.Errorf("%w: %q does not resolve to an http(s) URL", ErrFormat, source.Redact(ref))
+	if abs.Scheme != "http" && abs.Scheme != "https" && abs.Scheme != "s3" || abs.Host == "" {
+		return "", fmt.Errorf("%w: %q does not resolve to an http(s) or s3 URL", ErrFormat, source.Redact(ref))
 	}
 	return abs.String(), nil
 }

@@ -22,7 +22,7 @@ func TestRemoteRefsStayRemote(t *testing.T) {
 	}
 	for _, ref := range []string{
 		"file:/etc/passwd", "FILE:/etc/passwd", "file:///etc/passwd", "file://localhost/etc/passwd",
-		"C:/Windows/win.ini", `c:\x`, "s3://bucket/x", "mailto:x@y", "http:/etc/passwd", `http:\\evil\x`,
+		"C:/Windows/win.ini", `c:\x`, "gs://bucket/x", "s3://Bad_Bucket/x", "mailto:x@y", "http:/etc/passwd", `http:\\evil\x`,
 		"https://", "http:", "data:text/plain,abc", "javascript:alert(1)",
 	} {
 		t.Run(ref, func(t *testing.T) {
@@ -37,7 +37,8 @@ func TestRemoteRefsStayRemote(t *testing.T) {
 	}
 	for ref, want := range map[string]string{
 		"./x.h5":           "https://host.org/dir/x.h5",
-		"x:y/../z.h5":      "", // a scheme "x": refused
+		"s3://bucket/x":    "s3://bucket/x", // remote, like http(s)
+		"x:y/../z.h5":      "",              // a scheme "x": refused
 		"./x:y.h5":         "https://host.org/dir/x:y.h5",
 		"//cdn.org/a.h5":   "https://cdn.org/a.h5",
 		"/abs.h5":          "https://host.org/abs.h5",
@@ -69,7 +70,8 @@ func TestLocalRefs(t *testing.T) {
 		"file:///etc/x":            root + filepath.FromSlash("/etc/x"),
 		"file://localhost/etc/x":   root + filepath.FromSlash("/etc/x"),
 		"https://host.org/a.h5":    "https://host.org/a.h5",
-		"s3://bucket/x":            "",
+		"s3://bucket/x":            "s3://bucket/x",
+		"gs://bucket/x":            "",
 		"file://evil.org/etc/x":    "",
 		"file:etc/x":               "",
 		"weird+scheme.1:something": "",
@@ -100,9 +102,11 @@ func TestLocalRefs(t *testing.T) {
 // base, to an http(s) URL, an absolute path or an error — never to a name
 // with another scheme.
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"./x.h5", "file:/etc/passwd", "C:/x", "//h/x", "http:\\\\e", "{{u}}/x", "%2e%2e/x", "x:y", "https://u:p@h/x", "\\\\srv\\share"} {
+	for _, s := range []string{"./x.h5", "file:/etc/passwd", "C:/x", "//h/x", "http:\\\\e", "{{u}}/x", "%2e%2e/x", "x:y", "https://u:p@h/x", "\\\\srv\\share", "s3://bucket/x", "s3://B/x"} {
 		f.Add("https://host.org/dir/f.json", s)
 		f.Add("/d/f.json", s)
+		f.Add("s3://bucket/dir/f.json", s)
+		f.Add("", s) // no location: bytes given
 	}
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		if !IsURL(base) && base != "" && base[0] != '/' {
@@ -119,10 +123,10 @@ func FuzzResolve(f *testing.F) {
 			}
 			return
 		}
-		if l.remote != nil || IsURL(got) {
+		if l.remote != nil || l.none || IsURL(got) {
 			u, err := url.Parse(got)
-			if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-				t.Fatalf("resolve(%q) against %q = %q: not an http(s) URL with a host", ref, base, got)
+			if err != nil || u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "s3" || u.Host == "" {
+				t.Fatalf("resolve(%q) against %q = %q: not an http(s) or s3 URL with a host", ref, base, got)
 			}
 			return
 		}

@@ -35,10 +35,10 @@ func NewRemote(base string, consolidated []byte) (*Remote, error) {
 		Format   int                        `json:"zarr_consolidated_format"`
 	}
 	if err := json.Unmarshal(sanitizeJSON(consolidated), &doc); err != nil {
-		return nil, fmt.Errorf("store: %s/.zmetadata: %w: %v", r.name, ErrFormat, err)
+		return nil, fmt.Errorf("%w: %s/.zmetadata: %v", ErrFormat, r.name, err)
 	}
 	if doc.Format != 1 || doc.Metadata == nil {
-		return nil, fmt.Errorf("store: %s/.zmetadata: %w: zarr_consolidated_format %d with no metadata", r.name, ErrFormat, doc.Format)
+		return nil, fmt.Errorf("%w: %s/.zmetadata: zarr_consolidated_format %d with no metadata", ErrFormat, r.name, doc.Format)
 	}
 	r.meta, r.tree = doc.Metadata, childNodes(doc.Metadata)
 	return r, nil
@@ -59,7 +59,7 @@ func (r *Remote) Get(_ context.Context, key string) (Value, error) {
 	if r.meta != nil && isMetadataKey(key) {
 		v, ok := r.meta[key]
 		if !ok {
-			return Value{}, fmt.Errorf("store: %s: %q: %w", r.name, key, ErrNotFound)
+			return Value{}, fmt.Errorf("%w: %s: %q", ErrNotFound, r.name, key)
 		}
 		return Value{Data: v}, nil
 	}

@@ -27,7 +27,7 @@ func TestLINDIRefs(t *testing.T) {
 		"bad/3": ["x", -1, 1],
 		"bad/4": [1, 2, 3],
 		"bad/5": 17,
-		"bad/6": ["s3://bucket/x", 0, 1],
+		"bad/6": ["gs://bucket/x", 0, 1],
 		"bad/7": "base64:!!"
 	}}`
 	s, err := ParseLINDI("/data/dir/f.lindi.json", []byte(doc))

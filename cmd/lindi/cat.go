@@ -13,23 +13,30 @@ import (
 	"strings"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
 func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("cat", flag.ContinueOnError)
-	out := fs.String("o", "", "write to this file instead of stdout")
+	out := fs.String("o", "", "write to this file instead of stdout (- is stdout); it appears only once complete")
 	format := fs.String("f", "", "output format: npy, csv, json or text (default: from -o's extension, else text)")
 	stats := fs.Bool("stats", false, "print I/O statistics to stderr")
 	concurrency := fs.Int("concurrency", 0, "most byte-range requests in flight (default: the library's)")
 	maxBytes := fs.Int64("max-bytes", 0, "largest result to read, in bytes (default: half of the memory available)")
+	maxWhole := fs.Int64("max-whole", 0, "largest file to take whole from a server that ignores Range, in bytes (default 1 MiB)")
+	field := fs.String("field", "", "read only this field of a compound dataset")
+	cache := fs.String("cache", "", "keep fetched byte ranges in this directory for later runs (default $LINDI_CACHE_DIR)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) < 2 || len(pos) > 3 {
-		return usagef("cat takes FILE DATASET [SELECTION]")
+		return usagef("cat takes FILE DATASET[@ATTR] [SELECTION]")
+	}
+	if *out == "-" {
+		*out = ""
 	}
 	fmtName, err := outputFormat(*format, *out)
 	if err != nil {
@@ -54,6 +61,22 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		opts = append(opts, h5.WithMaxReadBytes(*maxBytes))
 	}
+	if *cache != "" {
+		opts = append(opts, h5.WithDiskCache(*cache, 0))
+	}
+	if *maxWhole != 0 {
+		if *maxWhole < 0 {
+			return usagef("--max-whole must be positive")
+		}
+		opts = append(opts, h5.WithSourceOptions(source.WithMaxWhole(*maxWhole)))
+	}
+	if at := strings.LastIndexByte(pos[1], '@'); at >= 0 {
+		obj, attr := pos[1][:at], pos[1][at+1:]
+		if len(pos) == 3 || *field != "" || fmtName == "npy" {
+			return usagef("an attribute (%s) is written as text, CSV or JSON, with no selection and no --field", pos[1])
+		}
+		return catAttr(ctx, pos[0], obj, attr, fmtName, *out, stdout, opts)
+	}
 	bar := newProgress(stderr, pos[1])
 	if bar != nil {
 		opts = append(opts, h5.WithProgress(bar.update))
@@ -77,7 +100,45 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *stats {
 		printStats(stderr, f)
 	}
+	if *field != "" {
+		// Array.Field copies the field out: the other fields are not written.
+		if a, err = a.Field(*field); err != nil {
+			return err
+		}
+	}
 	return writeOutput(a, fmtName, *out, stdout)
+}
+
+// catAttr writes one attribute of the object at path (the root when empty).
+func catAttr(ctx context.Context, name, path, attr, format, out string, stdout io.Writer, opts []h5.Option) error {
+	f, err := openFile(ctx, name, opts...)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if path == "" {
+		path = "/"
+	}
+	obj, err := f.Get(ctx, path)
+	if err != nil {
+		return err
+	}
+	v, err := obj.Attrs().Get(attr)
+	if err != nil {
+		return err
+	}
+	return writeFile(out, stdout, func(w io.Writer) error {
+		if format == "json" {
+			b, err := json.Marshal(jsonValue(v))
+			if err != nil {
+				return err
+			}
+			_, err = w.Write(append(b, '\n'))
+			return err
+		}
+		_, err := io.WriteString(w, formatValue(v)+"\n")
+		return err
+	})
 }
 
 // outputFormat picks the format from -f, else from -o's extension, else text.
@@ -100,35 +161,54 @@ func outputFormat(format, out string) (string, error) {
 	return "text", nil
 }
 
-func writeOutput(a *h5.Array, format, out string, stdout io.Writer) (err error) {
-	w := stdout
-	if out != "" {
-		fh, err := os.Create(out)
-		if err != nil {
+func writeOutput(a *h5.Array, format, out string, stdout io.Writer) error {
+	return writeFile(out, stdout, func(w io.Writer) error {
+		switch format {
+		case "npy":
+			return writeNPY(w, a)
+		case "csv":
+			return writeCSV(w, a)
+		case "json":
+			return writeJSON(w, a)
+		}
+		return writeText(w, a)
+	})
+}
+
+// writeFile runs write on a buffered stdout, or on a temporary file beside
+// out renamed to out once complete: a failure leaves no file behind.
+func writeFile(out string, stdout io.Writer, write func(io.Writer) error) (err error) {
+	if out == "" {
+		bw := bufio.NewWriterSize(stdout, 1<<16)
+		if err := write(bw); err != nil {
 			return err
 		}
-		defer func() {
-			if cerr := fh.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		w = fh
+		return bw.Flush()
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	switch format {
-	case "npy":
-		err = writeNPY(bw, a)
-	case "csv":
-		err = writeCSV(bw, a)
-	case "json":
-		err = writeJSON(bw, a)
-	default:
-		err = writeText(bw, a)
-	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return err
 	}
-	return bw.Flush()
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), out)
 }
 
 func printStats(w io.Writer, f *h5.File) {
@@ -194,8 +274,12 @@ func nest(els []any, shape []int) (any, []any) {
 }
 
 // writeCSV writes one row per index of the leading axes and one column per
-// index of the last axis (a 0-d or 1-d array is one column).
+// index of the last axis (a 0-d or 1-d array is one column); a compound
+// array is a header of its field names and one row per element.
 func writeCSV(w io.Writer, a *h5.Array) error {
+	if a.DType.Kind == zarrmeta.KindStruct {
+		return writeRecordsCSV(w, a)
+	}
 	cols := 1
 	if len(a.Shape) >= 2 {
 		cols = a.Shape[len(a.Shape)-1]
@@ -210,6 +294,32 @@ func writeCSV(w io.Writer, a *h5.Array) error {
 			sep = "\n"
 		}
 		_, err := io.WriteString(w, s+sep)
+		return err
+	})
+}
+
+// writeRecordsCSV writes a compound array: a header, then a row per element.
+func writeRecordsCSV(w io.Writer, a *h5.Array) error {
+	names := fieldNames(a.DType)
+	for i, n := range names {
+		names[i] = csvQuote(n)
+	}
+	if _, err := io.WriteString(w, strings.Join(names, ",")+"\n"); err != nil {
+		return err
+	}
+	return eachElement(a, func(i int, v any) error {
+		r, ok := v.(record)
+		if !ok {
+			return fmt.Errorf("element %d is %T, not a compound row", i, v)
+		}
+		cells := make([]string, len(r.vals))
+		for k, x := range r.vals {
+			cells[k] = formatValue(x)
+			if str, ok := x.(string); ok {
+				cells[k] = csvQuote(str)
+			}
+		}
+		_, err := io.WriteString(w, strings.Join(cells, ",")+"\n")
 		return err
 	})
 }
@@ -274,7 +384,14 @@ func eachElement(a *h5.Array, fn func(i int, v any) error) error {
 // elementsOf returns elements lo to hi of a.
 func elementsOf(a *h5.Array, lo, hi int) ([]any, error) {
 	if a.Objects != nil {
-		return a.Objects[lo:hi], nil
+		if a.DType.Kind != zarrmeta.KindStruct {
+			return a.Objects[lo:hi], nil
+		}
+		els := make([]any, hi-lo)
+		for i, v := range a.Objects[lo:hi] {
+			els[i] = asRecord(v, a.DType)
+		}
+		return els, nil
 	}
 	size := a.DType.Size
 	return elements(&h5.Array{DType: a.DType, Shape: []int{hi - lo}, Data: a.Data[lo*size : hi*size]})

@@ -24,7 +24,7 @@ func TestIndex(t *testing.T) {
 		t.Fatalf("index: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	code, stdout, stderr = lindi("cat", src+".lindi.json", "misc/f4_2d_edge", "0:1, 0:2")
-	if code != 0 || !strings.Contains(stdout, "-1.1816483736038208 -1.3140281438827515") {
+	if code != 0 || !strings.Contains(stdout, "-1.1816484 -1.3140281") {
 		t.Fatalf("cat: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if code, _, stderr = lindi("index", "-o", filepath.Join(dir, "y.json"), "main.go"); code != 1 || stderr == "" {

@@ -40,7 +40,7 @@ func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	info := &objectInfo{Type: "link", Attrs: map[string]any{}}
 	if err == nil {
-		if info, err = describe(obj); err != nil {
+		if info, err = describe(ctx, obj); err != nil {
 			return err
 		}
 	} else {
@@ -69,6 +69,8 @@ type objectInfo struct {
 	Members   []string       `json:"members,omitempty"`
 	Shape     any            `json:"shape,omitempty"`
 	DType     string         `json:"dtype,omitempty"`
+	String    *stringInfo    `json:"string,omitempty"`
+	Reference string         `json:"reference,omitempty"`
 	Layout    string         `json:"layout,omitempty"`
 	Chunks    []int          `json:"chunks,omitempty"`
 	FillValue any            `json:"fill_value,omitempty"`
@@ -76,7 +78,7 @@ type objectInfo struct {
 	Attrs     map[string]any `json:"attrs"`
 }
 
-func describe(obj h5.Object) (*objectInfo, error) {
+func describe(ctx context.Context, obj h5.Object) (*objectInfo, error) {
 	info := &objectInfo{Path: printable(obj.Path()), Attrs: map[string]any{}}
 	attrs := obj.Attrs()
 	for _, name := range attrs.Names() {
@@ -100,8 +102,39 @@ func describe(obj h5.Object) (*objectInfo, error) {
 			return nil, err
 		}
 		info.FillValue = fill
+		if o.Err() == nil {
+			if err := elementKind(ctx, o, info); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return info, nil
+}
+
+// stringInfo is h5py's string_info: a null length for variable-length strings.
+type stringInfo struct {
+	Encoding string `json:"encoding"`
+	Length   *int   `json:"length"`
+}
+
+// elementKind says whether a dataset holds strings or references, which
+// share the dtype |O.
+func elementKind(ctx context.Context, d *h5.Dataset, info *objectInfo) error {
+	si, ok, err := d.StringInfo(ctx)
+	if err != nil {
+		return err
+	}
+	if ok {
+		info.String = &stringInfo{Encoding: si.Encoding}
+		if si.Length > 0 {
+			info.String.Length = &si.Length
+		}
+	}
+	k, err := d.RefKind(ctx)
+	if k != h5.NoRef {
+		info.Reference = k.String()
+	}
+	return err
 }
 
 // printables makes every name of a list printable.

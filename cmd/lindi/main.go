@@ -3,7 +3,7 @@
 //
 //	lindi ls [-r] [-a] FILE [PATH]
 //	lindi info FILE [PATH]
-//	lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
+//	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
@@ -24,9 +24,15 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"syscall"
+
+	"github.com/lindigo/lindi/io/source"
 )
 
 func main() {
+	// Writes to a closed stdout then fail with EPIPE, which run treats as
+	// the end of the output, instead of killing the process.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -45,8 +51,8 @@ func usagef(format string, args ...any) error {
 const usage = `usage:
   lindi ls [-r] [-a] FILE [PATH]   list a group's members (-r: the whole tree, -a: with attributes)
   lindi info FILE [PATH]           metadata and attributes of an object (default /), as JSON
-  lindi cat [-o OUT] [-f npy|csv|json|text] [--stats] [--concurrency N] [--max-bytes N] FILE DATASET [SELECTION]
-                                   read a selection of a dataset (default: all of it)
+  lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
+                                   read a selection of a dataset (default: all of it), or an attribute
   lindi table [-f json|csv] FILE PATH
                                    a DynamicTable of an NWB file: JSON (a member per column) or CSV
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
@@ -70,7 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	var ue *usageError
 	var help *helpRequest
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, syscall.EPIPE):
+		// A closed pipe (lindi cat … | head) is the reader's choice, not a failure.
 		return 0
 	case errors.As(err, &help):
 		fmt.Fprint(stdout, help.text)
@@ -79,7 +86,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "lindi: %v\n%s", err, usage)
 		return 2
 	}
-	fmt.Fprintf(stderr, "lindi: %s\n", printable(err.Error()))
+	msg := err.Error()
+	if errors.Is(err, source.ErrWhole) {
+		msg += " (lindi cat --max-whole BYTES allows it)"
+	}
+	fmt.Fprintf(stderr, "lindi: %s\n", printable(msg))
 	return 1
 }
 

@@ -198,6 +198,8 @@ func TestCLIParity(t *testing.T) {
 			[]string{`"type": "external"`, `"file": "no-such-file.h5"`, `"error":`}, nil},
 		{"info root", []string{"info", h5file}, []string{`"path": "/"`, `"type": "group"`}, nil},
 		{"info layout", []string{"info", h5file, "misc/contiguous_f8"}, []string{`"layout": "contiguous"`}, []string{`"chunks"`}},
+		{"info strings", []string{"info", h5file, "misc/vlen_strings"}, []string{`"string": {`, `"encoding": "utf-8"`, `"length": null`}, []string{`"reference"`}},
+		{"info references", []string{"info", filepath.Join(fixtures, "fixture.lindi.json"), "general/extracellular_ephys/electrodes/group"}, []string{`"reference": "object"`}, []string{`"string"`}},
 		{"ls -h", []string{"ls", "-h"}, []string{"lindi ls", "-a\tlist attributes"}, []string{"lindi cat"}},
 		{"cat -h", []string{"cat", "-h"}, []string{"lindi cat", "-concurrency"}, nil},
 		{"version", []string{"--version"}, []string{"lindi ", "go1."}, nil},

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -23,6 +25,12 @@ func formatValue(v any) string {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case float32:
 		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case record:
+		parts := make([]string, len(x.names))
+		for i, n := range x.names {
+			parts[i] = printable(n) + ": " + formatValue(x.vals[i])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	case h5.Reference:
 		return "<ref " + printable(x.Path) + ">"
 	case h5.RegionReference:
@@ -53,7 +61,12 @@ func jsonValue(v any) any {
 		}
 		return x
 	case float32:
-		return jsonValue(float64(x))
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return jsonValue(float64(x))
+		}
+		return x // encoding/json writes float32's shortest form
+	case record:
+		return x
 	case h5.Reference:
 		return map[string]string{"reference": x.Path}
 	case h5.RegionReference:
@@ -75,7 +88,8 @@ func jsonValue(v any) any {
 }
 
 // elements returns the elements of an array as Go values: int64, uint64,
-// float64, bool, string, h5.Reference, or []any for compound elements.
+// float32, float64, bool, string, h5.Reference, or a record for compound
+// elements.
 func elements(a *h5.Array) ([]any, error) {
 	if a.Objects != nil {
 		return a.Objects, nil
@@ -128,7 +142,7 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 	case dt.Kind == zarrmeta.KindUint && dt.Size == 8:
 		return ne.Uint64(b), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 4:
-		return float64(math.Float32frombits(ne.Uint32(b))), nil
+		return math.Float32frombits(ne.Uint32(b)), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 8:
 		return math.Float64frombits(ne.Uint64(b)), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 2:
@@ -138,7 +152,7 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 		}
 		return t.Data[0], nil
 	case dt.Kind == zarrmeta.KindStruct:
-		row := make([]any, len(dt.Fields))
+		row := record{names: fieldNames(dt), vals: make([]any, len(dt.Fields))}
 		for i, f := range dt.Fields {
 			if len(f.Shape) > 0 {
 				return nil, fmt.Errorf("field %q is a subarray, which cannot be shown as text", f.Name)
@@ -147,7 +161,7 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			row[i] = v
+			row.vals[i] = v
 		}
 		return row, nil
 	case dt.Kind == zarrmeta.KindBytes || dt.Kind == zarrmeta.KindVoid:
@@ -166,4 +180,52 @@ func regionText(r h5.RegionReference) string {
 		return fmt.Sprintf("%s points %v", r.Path, r.Points)
 	}
 	return fmt.Sprintf("%s blocks %v", r.Path, r.Blocks)
+}
+
+// record is a compound element: its fields' names and values, in order.
+type record struct {
+	names []string
+	vals  []any
+}
+
+// MarshalJSON writes the record as an object with its fields in order.
+func (r record) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, n := range r.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(n)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(jsonValue(r.vals[i]))
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func fieldNames(dt zarrmeta.DType) []string {
+	names := make([]string, len(dt.Fields))
+	for i, f := range dt.Fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// asRecord names the fields of a compound row kept as an object ([]any in
+// field order); other values pass unchanged.
+func asRecord(v any, dt zarrmeta.DType) any {
+	row, ok := v.([]any)
+	if !ok || dt.Kind != zarrmeta.KindStruct || len(row) != len(dt.Fields) {
+		return v
+	}
+	return record{names: fieldNames(dt), vals: row}
 }

@@ -265,6 +265,13 @@ type Dataset struct {
 	// Enum maps the names of an enumerated type to their values; nil for
 	// other dtypes.
 	Enum map[string]int64
+	// Strings is set for a dataset of strings (h5py's string_info): their
+	// encoding and fixed length. Nil for other datasets, and for object
+	// arrays whose elements the format does not type (LINDI, Zarr).
+	Strings *StringInfo
+	// Ref is the kind of reference the elements are; NoRef for other
+	// datasets and for untyped object arrays (NoRefs).
+	Ref RefKind
 	// Err says why the dataset cannot be read; Storage is then nil.
 	Err error
 	// Storage gives the engine's view of the stored elements.
@@ -272,6 +279,22 @@ type Dataset struct {
 }
 
 func (*Dataset) node() {}
+
+// StringInfo says how a dataset's strings are stored.
+type StringInfo struct {
+	Encoding string // "utf-8" or "ascii"
+	Length   int    // bytes per string; 0 for variable-length strings
+}
+
+// RefKind is the kind of reference a dataset's elements are.
+type RefKind uint8
+
+// The kinds of reference a dataset may hold.
+const (
+	NoRefs RefKind = iota
+	ObjectRefs
+	RegionRefs
+)
 
 // Filter is one filter of an HDF5 dataset's pipeline.
 type Filter struct {
@@ -319,6 +342,14 @@ type Input struct {
 	URL bool
 	// Dir is set for a local directory.
 	Dir bool
+	// Base is the location relative names in the file (refs, links) resolve
+	// against: Name for a named file; for bytes given without a name
+	// (NewSourceInput) the location the caller gave, or "" for none, in
+	// which case the file may name absolute URLs only.
+	Base string
+	// Source is set for bytes the caller gave (NewSourceInput): drivers
+	// read them from it, never from a file called Name.
+	Source source.Source
 
 	env      *Env
 	headOnce sync.Once
@@ -328,7 +359,17 @@ type Input struct {
 
 // NewInput describes name to the drivers, which read through env.
 func NewInput(env *Env, name string, isURL, isDir bool) *Input {
-	return &Input{Name: name, URL: isURL, Dir: isDir, env: env}
+	return &Input{Name: name, URL: isURL, Dir: isDir, Base: name, env: env}
+}
+
+// NewSourceInput describes bytes the caller already has: src is added to
+// env's pool under its name, so that drivers read it as any named file, and
+// relative names resolve against base ("" for none).
+func NewSourceInput(env *Env, src source.Source, base string) (*Input, error) {
+	if err := env.Pool.Add(src.Name(), src); err != nil {
+		return nil, err
+	}
+	return &Input{Name: src.Name(), Base: base, Source: src, env: env}, nil
 }
 
 // JSONURL reports whether the input is a URL whose path ends in ".json": a

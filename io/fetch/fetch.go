@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -33,13 +34,18 @@ type Error struct {
 	Err      error
 }
 
-// Error names the source and the range.
+// Error names the source (unless the cause already does) and the range.
 func (e *Error) Error() string {
+	cause := fmt.Sprint(e.Err)
+	src := e.Source + " "
+	if e.Source != "" && strings.Contains(cause, e.Source) {
+		src = "" // sources name themselves: say the URL once
+	}
 	if e.Off < 0 || e.Len < 0 || e.Len > math.MaxInt64-e.Off {
 		// No end to print: say what was asked, not an overflowed number.
-		return fmt.Sprintf("fetch: %s: %d bytes at offset %d: %v", e.Source, e.Len, e.Off, e.Err)
+		return fmt.Sprintf("fetch: %s%d bytes at offset %d: %s", src, e.Len, e.Off, cause)
 	}
-	return fmt.Sprintf("fetch: %s bytes [%d, %d): %v", e.Source, e.Off, e.Off+e.Len, e.Err)
+	return fmt.Sprintf("fetch: %sbytes [%d, %d): %s", src, e.Off, e.Off+e.Len, cause)
 }
 
 // Unwrap returns the cause.

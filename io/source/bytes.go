@@ -24,7 +24,7 @@ func (s *Bytes) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 		return 0, err
 	}
 	if off < 0 {
-		return 0, fmt.Errorf("source: %s: %w: offset %d", s.name, ErrRange, off)
+		return 0, fmt.Errorf("%w: %s: offset %d", ErrRange, s.name, off)
 	}
 	if off >= int64(len(s.b)) {
 		if len(p) == 0 {

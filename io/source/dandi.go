@@ -100,7 +100,7 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		loc := resp.Header.Get("Location")
 		if loc == "" {
-			return nil, fmt.Errorf("source: resolve %s: %w: redirect without Location", raw, ErrProtocol)
+			return nil, fmt.Errorf("%w: resolve %s: redirect without Location", ErrProtocol, raw)
 		}
 		next, err := u.Parse(loc)
 		if err != nil {
@@ -109,10 +109,10 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 		// What is followed must be requestable: an http(s) URL with a host
 		// that reads back as itself.
 		if next.Scheme != "http" && next.Scheme != "https" || next.Host == "" {
-			return nil, fmt.Errorf("source: resolve %s: %w: redirect to %q, not an http(s) URL", raw, ErrProtocol, next.Redacted())
+			return nil, fmt.Errorf("%w: resolve %s: redirect to %q, not an http(s) URL", ErrProtocol, raw, next.Redacted())
 		}
 		if _, err := url.Parse(next.String()); err != nil {
-			return nil, fmt.Errorf("source: resolve %s: %w: bad Location: %v", raw, ErrProtocol, urlCause(err))
+			return nil, fmt.Errorf("%w: resolve %s: bad Location: %v", ErrProtocol, raw, urlCause(err))
 		}
 		return next, nil
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:

@@ -18,6 +18,10 @@ var (
 	// a wrong Content-Range, a body of the wrong length, a 200 to a range
 	// request for a file too large to take whole.
 	ErrProtocol = errors.New("source: bad range response")
+	// ErrWhole reports a server that ignored Range and sent an object
+	// larger than the WithMaxWhole limit (or of unknown size). It wraps
+	// ErrProtocol.
+	ErrWhole = fmt.Errorf("%w: server ignored Range and sent the whole object, over the WithMaxWhole limit", ErrProtocol)
 	// ErrBlocked reports a request that the source's Policy does not allow.
 	ErrBlocked = errors.New("source: blocked by policy")
 )

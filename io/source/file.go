@@ -32,7 +32,7 @@ func OpenFile(path string) (*File, error) {
 	}
 	if fi.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("source: %s: %w", path, ErrIsDir)
+		return nil, fmt.Errorf("%w: %s", ErrIsDir, path)
 	}
 	return &File{f: f, name: path, size: fi.Size()}, nil
 }
@@ -44,7 +44,7 @@ func (f *File) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 		return 0, err
 	}
 	if off < 0 {
-		return 0, fmt.Errorf("source: %s: %w: offset %d", f.name, ErrRange, off)
+		return 0, fmt.Errorf("%w: %s: offset %d", ErrRange, f.name, off)
 	}
 	start := time.Now()
 	n, err := f.f.ReadAt(p, off)

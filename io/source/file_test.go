@@ -141,7 +141,7 @@ func TestOpen(t *testing.T) {
 		{"file URL", "file://" + abs, nil, func(s Source) bool { _, ok := s.(*File); return ok }},
 		{"http", "http://127.0.0.1:1/x.h5", nil, func(s Source) bool { _, ok := s.(*HTTP); return ok }},
 		{"https", "HTTPS://example.org/x.h5", nil, func(s Source) bool { _, ok := s.(*HTTP); return ok }},
-		{"s3", "s3://bucket/key", ErrScheme, nil},
+		{"gs", "gs://bucket/key", ErrScheme, nil},
 		{"missing", filepath.Join(t.TempDir(), "x"), os.ErrNotExist, nil},
 	}
 	for _, tt := range tests {
@@ -182,7 +182,7 @@ func TestOpenSchemes(t *testing.T) {
 	if err := os.WriteFile(abs, []byte("data"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"s3://b/x", "C:/x", "mailto:x", "x:y"} {
+	for _, name := range []string{"gs://b/x", "s3://b/x", "C:/x", "mailto:x", "x:y"} {
 		if filepath.VolumeName(name) != "" {
 			continue
 		}

@@ -28,8 +28,10 @@ type HTTP struct {
 	stats Counters
 
 	size  atomic.Int64 // -1 until known
+	etag  atomic.Pointer[string]
 	whole atomic.Pointer[[]byte]
 	res   resolution
+	s3    *s3Regions // set for an s3:// URL
 }
 
 // NewHTTP returns a source for the http or https URL rawURL. It makes no
@@ -48,7 +50,7 @@ func newHTTP(rawURL string, c *config) (*HTTP, error) {
 		return nil, fmt.Errorf("source: %s: %w", Redact(rawURL), urlCause(err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("source: %s: %w %q", u.Redacted(), ErrScheme, u.Scheme)
+		return nil, fmt.Errorf("%w: %s %q", ErrScheme, u.Redacted(), u.Scheme)
 	}
 	if u.Host == "" {
 		return nil, fmt.Errorf("source: %s: URL has no host", u.Redacted())
@@ -68,6 +70,15 @@ func (h *HTTP) Stats() Stats {
 	s := h.stats.Snapshot()
 	s.Resolves = h.res.count.Load()
 	return s
+}
+
+// ETag reports the entity tag of the last answer with data, "" before one
+// or when the server sends none.
+func (h *HTTP) ETag() string {
+	if e := h.etag.Load(); e != nil {
+		return *e
+	}
+	return ""
 }
 
 // Close does nothing: connections belong to the shared transport. It lets
@@ -90,14 +101,14 @@ func (h *HTTP) Size(ctx context.Context) (int64, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return 0, err
 	}
-	return 0, fmt.Errorf("source: %s: %w: server does not report the size", h.name, ErrProtocol)
+	return 0, fmt.Errorf("%w: %s: server does not report the size", ErrProtocol, h.name)
 }
 
 // ReadAt reads len(p) bytes at off with range requests, resuming after
 // truncated bodies. It returns io.EOF when the object ends before off+len(p).
 func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 	if off < 0 {
-		return 0, fmt.Errorf("source: %s: %w: offset %d", h.name, ErrRange, off)
+		return 0, fmt.Errorf("%w: %s: offset %d", ErrRange, h.name, off)
 	}
 	if len(p) == 0 {
 		return 0, ctx.Err()
@@ -129,6 +140,13 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 			h.res.invalidate(target)
 			continue
 		}
+		if a.status == http.StatusMovedPermanently && h.s3 != nil && !renewed {
+			// S3 says the bucket is in another region: ask it which, once.
+			renewed = true
+			h.s3.moved()
+			h.res.invalidate(target)
+			continue
+		}
 		if !a.retry || ctx.Err() != nil {
 			return got, err
 		}
@@ -137,7 +155,7 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 			wait = a.after
 		}
 		if attempt+1 >= r.MaxAttempts || max(time.Since(start), waited)+wait > r.MaxElapsed {
-			return got, fmt.Errorf("source: %s: giving up after %d attempts: %w", h.name, attempt+1, err)
+			return got, fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
 		}
 		h.stats.retries.Add(1)
 		waited += wait
@@ -155,6 +173,7 @@ type answer struct {
 	status int
 	after  time.Duration // Retry-After, when given
 	eof    bool          // err is io.EOF: the object ends before the range
+	body   int           // bytes received beyond n (a whole object sent for a range)
 }
 
 func classify(err error, ctx context.Context) answer {
@@ -210,7 +229,7 @@ func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) 
 
 	t0 := time.Now()
 	n, a := h.exchange(actx, target, p, off, func() { watchdog.Reset(h.cfg.stall) })
-	h.stats.add(1, int64(n), time.Since(t0))
+	h.stats.add(1, int64(n+a.body), time.Since(t0))
 	a.n = n
 	if a.err != nil && ctx.Err() != nil {
 		return answer{n: n, err: ctx.Err()}
@@ -220,7 +239,7 @@ func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) 
 		if stalled.Load() {
 			why = fmt.Sprintf("stalled (no data for %v)", h.cfg.stall)
 		}
-		return answer{n: n, retry: true, err: fmt.Errorf("source: %s: request %s: %w", h.name, why, a.err)}
+		return answer{n: n, retry: true, err: fmt.Errorf("%w (request %s)", a.err, why)}
 	}
 	return a
 }
@@ -235,14 +254,15 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, end))
 	resp, err := h.cfg.client.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			ue.URL = h.name // the resolved URL may carry a signature: keep it out of errors
-		}
-		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, err), retry: retryableTransport(err)}
+		// The url.Error would name the URL again, resolved and maybe
+		// signed: keep only its cause.
+		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, urlCause(err)), retry: retryableTransport(err)}
 	}
 	defer resp.Body.Close()
 	progress()
+	if e := resp.Header.Get("ETag"); e != "" && (resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusOK) {
+		h.etag.Store(&e)
+	}
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
 		return h.partial(resp, p, off, progress)
@@ -255,7 +275,7 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 				return 0, answer{err: io.EOF, eof: true}
 			}
 		}
-		return 0, answer{err: fmt.Errorf("source: %s: %w: 416 for bytes %d-%d", h.name, ErrProtocol, off, end)}
+		return 0, answer{err: fmt.Errorf("%w: %s: 416 for bytes %d-%d", ErrProtocol, h.name, off, end)}
 	}
 	a := answer{status: resp.StatusCode, retry: retryableStatus(resp.StatusCode)}
 	a.err = &HTTPError{URL: h.name, Status: resp.StatusCode}
@@ -276,11 +296,11 @@ func (h *HTTP) partial(resp *http.Response, p []byte, off int64, progress func()
 	}
 	end := off + int64(len(p)) - 1
 	if first != off || last > end {
-		return 0, answer{err: fmt.Errorf("source: %s: %w: asked bytes %d-%d, got %d-%d", h.name, ErrProtocol, off, end, first, last)}
+		return 0, answer{err: fmt.Errorf("%w: %s: asked bytes %d-%d, got %d-%d", ErrProtocol, h.name, off, end, first, last)}
 	}
 	want := int(last - first + 1)
 	if resp.ContentLength >= 0 && resp.ContentLength != int64(want) {
-		return 0, answer{err: fmt.Errorf("source: %s: %w: Content-Length %d for range %d-%d", h.name, ErrProtocol, resp.ContentLength, first, last)}
+		return 0, answer{err: fmt.Errorf("%w: %s: Content-Length %d for range %d-%d", ErrProtocol, h.name, resp.ContentLength, first, last)}
 	}
 	n, err := readBody(resp.Body, p[:want], progress)
 	if err != nil {
@@ -302,7 +322,7 @@ func (h *HTTP) partial(resp *http.Response, p []byte, off int64, progress func()
 func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (int, answer) {
 	if ct := resp.Header.Get("Content-Type"); isHTML(ct) {
 		// A login page, an error page, a directory listing: not the object.
-		return 0, answer{err: fmt.Errorf("source: %s: %w: HTTP %d with Content-Type %q to a range request is a web page, not data", h.name, ErrProtocol, resp.StatusCode, ct)}
+		return 0, answer{err: fmt.Errorf("%w: %s: HTTP %d with Content-Type %q to a range request is a web page, not data", ErrProtocol, h.name, resp.StatusCode, ct)}
 	}
 	size := resp.ContentLength
 	if size >= 0 {
@@ -324,7 +344,7 @@ func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (
 		return n, answer{}
 	}
 	if size < 0 || size > h.cfg.maxWhole {
-		return 0, answer{err: fmt.Errorf("source: %s: %w: server ignored Range and sent the whole object (Content-Length %d, limit %d)", h.name, ErrProtocol, size, h.cfg.maxWhole)}
+		return 0, answer{err: fmt.Errorf("%w: %s: Content-Length %d, limit %d", ErrWhole, h.name, size, h.cfg.maxWhole)}
 	}
 	body := make([]byte, size)
 	n, err := readBody(resp.Body, body, progress)
@@ -334,7 +354,7 @@ func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (
 	h.size.Store(size)
 	h.whole.Store(&body)
 	n, err = readWhole(body, p, off)
-	return n, answer{err: err, eof: err != nil}
+	return n, answer{err: err, eof: err != nil, body: len(body) - n}
 }
 
 // isHTML reports whether a Content-Type is a web page's.

@@ -9,7 +9,9 @@ import (
 )
 
 // Open returns a Source for name: an http:// or https:// URL (an HTTP
-// source), a file: URL or a local path (a File). A name with any other
+// source), an s3://bucket/key URL (an HTTP source reading the bucket's
+// endpoint anonymously: see WithS3Region, WithS3Endpoint), a file: URL or a
+// local path (a File). A name with any other
 // scheme (see Scheme) fails with ErrScheme rather than be taken for a
 // relative path. Opening a URL makes no
 // request: errors such as 404 surface at the first read or Size. Every Source
@@ -30,6 +32,9 @@ func open(ctx context.Context, name string, c *config) (Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, remote := s.(*HTTP); remote && c.disk != nil {
+		s = NewDiskCached(s, c.disk)
+	}
 	if c.lru != nil {
 		return NewCache(s, c.lru), nil
 	}
@@ -44,6 +49,8 @@ func openRaw(name string, c *config) (Source, error) {
 	switch scheme {
 	case "http", "https":
 		return newHTTP(name, c)
+	case "s3":
+		return newS3(name, c)
 	case "file":
 		u, err := url.Parse(name)
 		if err != nil {
@@ -57,6 +64,6 @@ func openRaw(name string, c *config) (Source, error) {
 		}
 		return OpenFile(filepath.FromSlash(u.Path))
 	default:
-		return nil, fmt.Errorf("source: %s: %w %q", Redact(name), ErrScheme, scheme)
+		return nil, fmt.Errorf("%w: %s %q", ErrScheme, Redact(name), scheme)
 	}
 }

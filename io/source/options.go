@@ -36,6 +36,9 @@ type config struct {
 	lru        *LRU
 	policy     *Policy
 	now        func() time.Time
+	s3Region   string // "" for the environment's or the bucket's
+	s3Endpoint string // "" for DefaultS3Endpoint
+	disk       *DiskCache
 }
 
 func newConfig(opts []Option) (*config, error) {
@@ -101,6 +104,18 @@ func WithRetry(r Retry) Option {
 func WithResolver(f ResolveFunc) Option {
 	return func(c *config) error {
 		c.resolve, c.resolveSet = f, true
+		return nil
+	}
+}
+
+// WithDiskCache keeps the ranges read from remote sources (http, https,
+// s3) in d, across processes. Local files are read directly.
+func WithDiskCache(d *DiskCache) Option {
+	return func(c *config) error {
+		if d == nil {
+			return fmt.Errorf("source: WithDiskCache: nil cache")
+		}
+		c.disk = d
 		return nil
 	}
 }

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -52,6 +53,22 @@ func (p *Pool) Open(ctx context.Context, name string) (Source, error) {
 	}
 	p.srcs[name] = s
 	return s, nil
+}
+
+// Add makes s the pool's source for name, as if Open had opened it: for
+// bytes the caller supplies. It fails if the pool already has a source of
+// that name or is closed. The pool closes s (if it is an io.Closer) on Close.
+func (p *Pool) Add(name string, s Source) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return ErrClosed
+	}
+	if _, ok := p.srcs[name]; ok {
+		return fmt.Errorf("source: pool already has %s", Redact(name))
+	}
+	p.srcs[name] = s
+	return nil
 }
 
 // Stats reports the statistics of every source opened so far, sorted by name.

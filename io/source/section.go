@@ -19,7 +19,7 @@ type Section struct {
 // (src's name when name is empty).
 func NewSection(src Source, off, n int64, name string) (*Section, error) {
 	if off < 0 || n < 0 || off > 1<<62 || n > 1<<62 {
-		return nil, fmt.Errorf("source: section of %s: %w: offset %d, length %d", src.Name(), ErrRange, off, n)
+		return nil, fmt.Errorf("%w: section of %s: offset %d, length %d", ErrRange, src.Name(), off, n)
 	}
 	if name == "" {
 		name = src.Name()
@@ -30,7 +30,7 @@ func NewSection(src Source, off, n int64, name string) (*Section, error) {
 // ReadAt reads from the section; off is relative to its start.
 func (s *Section) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 	if off < 0 {
-		return 0, fmt.Errorf("source: %s: %w: offset %d", s.name, ErrRange, off)
+		return 0, fmt.Errorf("%w: %s: offset %d", ErrRange, s.name, off)
 	}
 	if off >= s.n {
 		if len(p) == 0 {

@@ -27,6 +27,27 @@ func describeMore(d *driver.Dataset, hd *hdf5.Dataset) {
 		d.Filters = append(d.Filters, driver.Filter{ID: int(f.ID), Options: f.Options})
 	}
 	d.Enum = enumMembers(hd.Datatype())
+	d.Strings, d.Ref = special(hd.Datatype())
+}
+
+// special tells strings and references apart, as h5py's check_string_dtype
+// and check_ref_dtype do: by the HDF5 datatype class.
+func special(t *hdf5.Datatype) (*driver.StringInfo, driver.RefKind) {
+	enc := "ascii"
+	if t.Charset == hdf5.CharsetUTF8 {
+		enc = "utf-8"
+	}
+	switch {
+	case t.Class == hdf5.ClassString:
+		return &driver.StringInfo{Encoding: enc, Length: int(t.Size)}, driver.NoRefs
+	case t.Class == hdf5.ClassVlen && t.VlenString:
+		return &driver.StringInfo{Encoding: enc}, driver.NoRefs
+	case t.Class == hdf5.ClassReference && t.Ref == hdf5.RefRegion:
+		return nil, driver.RegionRefs
+	case t.Class == hdf5.ClassReference:
+		return nil, driver.ObjectRefs
+	}
+	return nil, driver.NoRefs
 }
 
 // enumMembers maps the names of an enum datatype to their values; nil for

@@ -71,7 +71,7 @@ func (tarDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.ParseContainer(in.Name, t.doc, t)
+	st, err := store.ParseContainerAt(in.Name, in.Base, t.doc, t)
 	if err != nil {
 		return nil, err
 	}

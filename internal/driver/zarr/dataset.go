@@ -56,6 +56,10 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 			return nil, fmt.Errorf("%s: fill value: %w", path, err)
 		}
 		d.DType, d.Fill, items = zarrmeta.DType{Kind: zarrmeta.KindObject, Size: 8}, zarrmeta.Fill{Object: fill}, u
+		d.Strings = &driver.StringInfo{Encoding: "utf-8"}
+	}
+	if d.DType.Kind == zarrmeta.KindBytes {
+		d.Strings = &driver.StringInfo{Encoding: "ascii", Length: d.DType.Size} // as h5py reads numpy's S n
 	}
 	pipe, err := t.env.Codecs.Pipeline(meta.Compressor, meta.Filters)
 	if err != nil {

@@ -49,11 +49,17 @@ func (lindiDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, e
 }
 
 func (lindiDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
-	data, err := readMeta(ctx, env, in.Name, 0, -1)
+	var data []byte
+	var err error
+	if in.Source != nil {
+		data, err = readSource(ctx, env, in.Source, 0, -1, false)
+	} else {
+		data, err = readMeta(ctx, env, in.Name, 0, -1)
+	}
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.ParseLINDI(in.Name, data)
+	st, err := store.ParseLINDIAt(in.Name, in.Base, data)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,13 @@ func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) (
 			return nil, err
 		}
 	}
-	if n < 0 && store.IsURL(name) {
+	return readSource(ctx, env, src, off, n, store.IsURL(name))
+}
+
+// readSource reads a metadata document from src, as readMeta does; a remote
+// one of unknown length in one request when it is short.
+func readSource(ctx context.Context, env *driver.Env, src source.Source, off, n int64, remote bool) ([]byte, error) {
+	if n < 0 && remote {
 		return readRemote(ctx, src, off, env.MetadataLimit())
 	}
 	if n < 0 {
