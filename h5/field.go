@@ -1,9 +1,12 @@
 package h5
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 
+	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -72,4 +75,58 @@ func putNative(dst []byte, dt zarrmeta.DType, v any) error {
 		return fmt.Errorf("%w: %w", ErrType, err)
 	}
 	return nil
+}
+
+// ReadField reads one field of a compound dataset over the selection sel, as
+// h5py's ds[sel][name] gives it and with the memory of ds[name]: each chunk
+// is decoded whole, but only the field's bytes reach the result, an Array of
+// the field's dtype (its subarray shape appended to the selection's). A
+// compound kept as rows of items (one holding references or variable-length
+// members) is read whole and the field picked from its rows, as Array.Field
+// does. Pointwise selections read as in Read.
+func (d *Dataset) ReadField(ctx context.Context, name string, sel selection.Selection) (*Array, error) {
+	a, err := d.readField(ctx, name, sel)
+	if err != nil {
+		return nil, fmt.Errorf("h5: read %s[%s][%q]: %w", d.path, sel, name, err)
+	}
+	return a, nil
+}
+
+func (d *Dataset) readField(ctx context.Context, name string, sel selection.Selection) (*Array, error) {
+	f, ok := d.d.DType.Field(name)
+	if !ok {
+		return nil, fmt.Errorf("no field %q in %s: %w", name, d.d.DType, ErrNotFound)
+	}
+	if d.d.Err != nil {
+		return nil, d.d.Err
+	}
+	st, err := d.d.Storage.Stored(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, pointwise, err := sel.Split(d.d.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if pointwise || st.Array.Objects || st.Items != nil || st.Array.ItemSize != d.d.DType.Size {
+		whole, err := d.read(ctx, sel)
+		if err != nil {
+			return nil, err
+		}
+		return whole.Field(name)
+	}
+	r, stored, err := d.resolve(sel)
+	if err != nil {
+		return nil, err
+	}
+	size := f.DType.Size * f.Count()
+	if err := d.f.checkSize(r.Len(), size); err != nil {
+		return nil, err
+	}
+	out := &Array{DType: f.DType.Native(), Shape: append(r.Shape(), f.Shape...), Data: make([]byte, r.Len()*size)}
+	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress}
+	if err := engine.ReadField(ctx, st.Array, stored, f.Offset, size, out.Data, opt); err != nil {
+		return nil, err
+	}
+	return out, f.DType.SwapToNative(out.Data)
 }

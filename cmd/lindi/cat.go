@@ -90,7 +90,13 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	a, err := d.Read(ctx, sel)
+	var a *h5.Array
+	if *field != "" {
+		// Only the field reaches the result: the other fields are not kept.
+		a, err = d.ReadField(ctx, *field, sel)
+	} else {
+		a, err = d.Read(ctx, sel)
+	}
 	if bar != nil {
 		bar.finish()
 	}
@@ -99,12 +105,6 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *stats {
 		printStats(stderr, f)
-	}
-	if *field != "" {
-		// Array.Field copies the field out: the other fields are not written.
-		if a, err = a.Field(*field); err != nil {
-			return err
-		}
 	}
 	return writeOutput(a, fmtName, *out, stdout)
 }
