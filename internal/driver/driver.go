@@ -391,6 +391,17 @@ func (in *Input) JSONURL() bool {
 // the first objects written.
 const HeadSize = 256 << 10
 
+// SniffHead is Head as Sniff wants it: a URL that names nothing (404) has
+// no first bytes and no error, so that the drivers that would read it say No
+// and a last resort (a Zarr store's root) gets its turn.
+func (in *Input) SniffHead(ctx context.Context) ([]byte, error) {
+	head, err := in.Head(ctx)
+	if err != nil && in.URL && NotFound(err) {
+		return nil, nil
+	}
+	return head, err
+}
+
 // Head returns the first HeadSize bytes of a file (fewer for a shorter file), read
 // once and shared by every driver that asks.
 func (in *Input) Head(ctx context.Context) ([]byte, error) {

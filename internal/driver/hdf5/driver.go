@@ -30,12 +30,12 @@ func (hdf5Driver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, er
 	if in.Dir || in.JSONURL() {
 		return driver.No, nil
 	}
-	head, err := in.Head(ctx)
+	head, err := in.SniffHead(ctx)
 	switch {
-	case err != nil && in.URL && driver.NotFound(err):
-		return driver.No, nil
 	case err != nil:
 		return driver.No, err
+	case len(head) == 0: // no file at the URL, or an empty one
+		return driver.No, nil
 	case bytes.HasPrefix(head, signature):
 		return driver.Yes, nil
 	}

@@ -42,10 +42,8 @@ func (tarDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, err
 	if in.Dir {
 		return driver.No, nil
 	}
-	head, err := in.Head(ctx)
+	head, err := in.SniffHead(ctx)
 	switch {
-	case err != nil && in.URL && driver.NotFound(err):
-		return driver.No, nil
 	case err != nil:
 		return driver.No, err
 	case isTar(head):

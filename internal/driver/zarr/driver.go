@@ -36,10 +36,8 @@ func (lindiDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, e
 	if in.JSONURL() {
 		return driver.Yes, nil
 	}
-	head, err := in.Head(ctx)
+	head, err := in.SniffHead(ctx)
 	switch {
-	case err != nil && in.URL && driver.NotFound(err):
-		return driver.No, nil
 	case err != nil:
 		return driver.No, err
 	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")):
