@@ -777,10 +777,15 @@ func TestReadPoints(t *testing.T) {
 				}
 			}
 			d, _ := f.Dataset(ctx, "misc/f4_2d_edge")
-			for _, bad := range [][][]int{{{103, 0}}, {{0}}, {{0, -58}}} {
-				if _, err := d.ReadPoints(ctx, bad); !errors.Is(err, selection.ErrInvalid) {
-					t.Errorf("points %v: %v, want ErrInvalid", bad, err)
+			// A point outside the shape is out of range, as in any read; a
+			// point of the wrong rank is not a selection at all.
+			for _, bad := range [][][]int{{{103, 0}}, {{0, -58}}} {
+				if _, err := d.ReadPoints(ctx, bad); !errors.Is(err, selection.ErrOutOfRange) {
+					t.Errorf("points %v: %v, want ErrOutOfRange", bad, err)
 				}
+			}
+			if _, err := d.ReadPoints(ctx, [][]int{{0}}); !errors.Is(err, selection.ErrInvalid) {
+				t.Errorf("a point of rank 1 in a 2-D dataset: %v, want ErrInvalid", err)
 			}
 		})
 	}

@@ -126,3 +126,24 @@ func scatterPoints(out *Array, pts [][]int, order []string, groups map[string]*p
 		}
 	}
 }
+
+// maxPointReads bounds the chunk reads a point selection has in flight.
+const maxPointReads = 16
+
+// pointGroup is the points that fall in one chunk: their indices in the
+// result and, per axis, the distinct coordinates they use there.
+type pointGroup struct {
+	idx  []int
+	axes [][]int
+}
+
+// chunkOf gives the grid coordinates of the chunk holding point p.
+func chunkOf(p, grid []int) []int {
+	c := make([]int, len(p))
+	for j := range p {
+		if grid[j] > 0 {
+			c[j] = p[j] / grid[j]
+		}
+	}
+	return c
+}
