@@ -67,7 +67,7 @@ func (r *Registry) Pipeline(compressor []byte, filters [][]byte) (*Pipeline, err
 	return p, nil
 }
 
-// mustID returns the id of a configuration a registry has already accepted.
+// idOf returns the id of a configuration a registry has already accepted.
 func idOf(config []byte) string {
 	id, _ := configID(config)
 	return id

@@ -16,6 +16,7 @@ import (
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/io/fetch"
 	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/store"
 )
 
 // File is an open file: the root of a tree of groups and datasets.
@@ -30,9 +31,6 @@ type File struct {
 	workers  int
 	maxRead  int64
 	progress func(done, total int)
-	// finder, when set, looks up members that groups do not list (a store
-	// that cannot be listed).
-	finder driver.Finder
 	// ext holds the files external links opened.
 	ext *externals
 }
@@ -379,11 +377,8 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 }
 
 // isURL reports whether name is a remote URL (http, https or s3) rather
-// than a local path.
-func isURL(name string) bool {
-	lower := strings.ToLower(name)
-	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "s3://")
-}
+// than a local path, by the rule the drivers and stores apply.
+func isURL(name string) bool { return store.IsURL(name) }
 
 // Name is the path or URL the file was opened from, with any password redacted.
 func (f *File) Name() string { return source.Redact(f.name) }

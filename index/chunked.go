@@ -3,8 +3,12 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lindigo/lindi/hdf5"
+	hdf5drv "github.com/lindigo/lindi/internal/driver/hdf5"
+	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/selection"
 )
 
 // maxInline bounds the bytes of a dataset read to be inlined.
@@ -25,7 +29,7 @@ func (d *dsIndex) chunked(ctx context.Context) error {
 	fill := d.fill(ctx)
 	switch d.ds.Layout() {
 	case hdf5.LayoutChunked:
-		grid := gridOf(d.ds)
+		grid := slices.Clone(loc.Grid())
 		if t := d.b.o.threshold; t > 0 && chunkCount(d.shape, grid) > t {
 			return d.external(ctx, true)
 		}
@@ -102,8 +106,8 @@ func (d *dsIndex) contiguous(ctx context.Context, loc *hdf5.Locator, fill any) e
 		return err
 	}
 	size := int64(total)
-	if int64(size) <= d.b.o.splitBytes || len(d.shape) == 0 {
-		if !ch.Missing && d.n > 0 {
+	if size <= d.b.o.splitBytes || len(d.shape) == 0 {
+		if !ch.Missing {
 			d.refs[d.zeroKey()] = []any{d.b.o.url, ch.Off, size}
 		}
 		d.commit(d.zarray(shape, chunks, d.descr, fill, nil))
@@ -159,7 +163,7 @@ func next(coords, counts []int) bool {
 }
 
 // readAll reads the n elements of a dataset as stored (C order, the file's
-// byte order; heap IDs for variable-length types), decoding its chunks.
+// byte order; heap IDs for variable-length types), through the read engine.
 func readAll(ctx context.Context, ds *hdf5.Dataset, n int) ([]byte, error) {
 	item := int(ds.Datatype().Size)
 	if n > maxInline/max(item, 1) {
@@ -168,84 +172,22 @@ func readAll(ctx context.Context, ds *hdf5.Dataset, n int) ([]byte, error) {
 	if ds.Layout() != hdf5.LayoutChunked {
 		return ds.ReadRaw(ctx)
 	}
-	loc, err := ds.Locator(ctx)
-	if err != nil {
-		return nil, err
-	}
 	shape := make([]int, 0, len(ds.Shape()))
 	for _, x := range ds.Shape() {
 		shape = append(shape, int(x))
 	}
-	grid := loc.Grid()
-	out := make([]byte, n*item)
+	var fill []byte
 	if fv := ds.Fill(); fv.Defined && len(fv.Value) == item {
-		for i := 0; i < len(out); i += item {
-			copy(out[i:], fv.Value)
-		}
+		fill = fv.Value
 	}
-	counts := make([]int, len(grid))
-	chunkElems := 1
-	for i := range grid {
-		counts[i] = (shape[i] + grid[i] - 1) / grid[i]
-		chunkElems *= grid[i]
+	arr, err := hdf5drv.Chunked(ctx, ds, shape, fill, ds.Path())
+	if err != nil {
+		return nil, err
 	}
-	coords := make([]int, len(grid))
-	src := ds.File().Source()
-	for {
-		ch, err := loc.Locate(ctx, coords)
-		if err != nil {
-			return nil, err
-		}
-		if !ch.Missing {
-			stored := ch.Data
-			if stored == nil {
-				stored = make([]byte, ch.Len)
-				if got, err := src.ReadAt(ctx, stored, ch.Off); got != len(stored) {
-					return nil, fmt.Errorf("chunk %v: read %d of %d bytes: %w", coords, got, len(stored), err)
-				}
-			}
-			dec, err := ch.Pipeline.Decode(nil, stored, chunkElems*item)
-			if err != nil {
-				return nil, fmt.Errorf("chunk %v: %w", coords, err)
-			}
-			if len(dec) < chunkElems*item {
-				return nil, fmt.Errorf("chunk %v: %d bytes, want %d", coords, len(dec), chunkElems*item)
-			}
-			scatter(out, dec, shape, grid, coords, item)
-		}
-		if !next(coords, counts) {
-			return out, nil
-		}
+	r, err := selection.Selection{}.Resolve(shape)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// scatter copies a decoded chunk into the whole array, row by row along the
-// last dimension, clipping at the array's edges.
-func scatter(out, chunk []byte, shape, grid, coords []int, item int) {
-	rank := len(shape)
-	origin := make([]int, rank)
-	extent := make([]int, rank)
-	for i := range shape {
-		origin[i] = coords[i] * grid[i]
-		extent[i] = min(grid[i], shape[i]-origin[i])
-	}
-	idx := make([]int, rank) // position within the chunk, last dimension fixed at 0
-	for {
-		src, dst := 0, 0
-		for i := range rank {
-			src = src*grid[i] + idx[i]
-			dst = dst*shape[i] + origin[i] + idx[i]
-		}
-		copy(out[dst*item:(dst+extent[rank-1])*item], chunk[src*item:])
-		i := rank - 2
-		for ; i >= 0; i-- {
-			if idx[i]++; idx[i] < extent[i] {
-				break
-			}
-			idx[i] = 0
-		}
-		if i < 0 {
-			return
-		}
-	}
+	out := make([]byte, n*item)
+	return out, engine.Read(ctx, arr, r, out, engine.Options{})
 }

@@ -54,7 +54,7 @@ func (d *dsIndex) build(ctx context.Context) error {
 		return nil // a type with no numpy form (time, bare arrays): lindi cannot write it either
 	}
 	d.descr = descr
-	numeric := len(descr) == 3 && strings.ContainsRune("iuf", rune(descr[1])) || len(descr) > 3 && strings.ContainsRune("iuf", rune(descr[1]))
+	numeric := len(descr) >= 3 && strings.ContainsRune("iuf", rune(descr[1]))
 	if t.Class == hdf5.ClassCompound || descr == "|b1" {
 		numeric = false
 	}

@@ -31,7 +31,7 @@ func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 		defer c.Close()
 	}
 	var hopts []hdf5.Option
-	if _, remote := source.Scheme(src); remote {
+	if store.IsURL(src) {
 		// A remote file: large metadata pages turn the chains of dependent
 		// reads (a group's header, B-tree, heap, the members' headers)
 		// that HDF5 writers allocate near one another into single requests.

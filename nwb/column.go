@@ -206,51 +206,53 @@ func Ragged[T h5.Element](ctx context.Context, c *Column, start, stop int) ([][]
 // each row points at in the Target table (one position per row when the
 // column is not ragged). Positions outside the target are an ErrIndex.
 func (c *Column) Indices(ctx context.Context, start, stop int) ([][]int, error) {
+	rows, _, err := c.indices(ctx, start, stop)
+	return rows, err
+}
+
+// indices is Indices, also returning the Target table it opened.
+func (c *Column) indices(ctx context.Context, start, stop int) ([][]int, *Table, error) {
 	if !c.Region() {
-		return nil, fmt.Errorf("nwb: column %s is not a DynamicTableRegion: %w", c.data.Path(), h5.ErrType)
+		return nil, nil, fmt.Errorf("nwb: column %s is not a DynamicTableRegion: %w", c.data.Path(), h5.ErrType)
 	}
 	target, err := c.Target(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var raw [][]int64
 	switch len(c.index) {
 	case 0:
 		v, err := Values[int64](ctx, c, start, stop)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i := range v.Data {
 			raw = append(raw, v.Data[i:i+1:i+1])
 		}
 	case 1:
 		if raw, err = Ragged[int64](ctx, c, start, stop); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	default:
-		return nil, fmt.Errorf("nwb: region column %s has %d index levels: %w", c.data.Path(), len(c.index), h5.ErrType)
+		return nil, nil, fmt.Errorf("nwb: region column %s has %d index levels: %w", c.data.Path(), len(c.index), h5.ErrType)
 	}
 	rows := make([][]int, len(raw))
 	for i, r := range raw {
 		rows[i] = make([]int, len(r))
 		for j, x := range r {
 			if x < 0 || x >= int64(target.Len()) {
-				return nil, fmt.Errorf("nwb: %s: %w: row %d points at row %d of %s, which has %d", c.data.Path(), ErrIndex, start+i, x, target.Path(), target.Len())
+				return nil, nil, fmt.Errorf("nwb: %s: %w: row %d points at row %d of %s, which has %d", c.data.Path(), ErrIndex, start+i, x, target.Path(), target.Len())
 			}
 			rows[i][j] = int(x)
 		}
 	}
-	return rows, nil
+	return rows, target, nil
 }
 
 // Resolve reads the rows of the Target table that row i of a region column
 // points at.
 func (c *Column) Resolve(ctx context.Context, i int) ([]Row, error) {
-	idx, err := c.Indices(ctx, i, i+1)
-	if err != nil {
-		return nil, err
-	}
-	target, err := c.Target(ctx)
+	idx, target, err := c.indices(ctx, i, i+1)
 	if err != nil {
 		return nil, err
 	}

@@ -112,6 +112,11 @@ func text(ctx context.Context, g *h5.Group, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return textOf(ctx, d)
+}
+
+// textOf reads a string dataset, its elements joined by ", ".
+func textOf(ctx context.Context, d *h5.Dataset) (string, error) {
 	s, err := h5.Read[string](ctx, d, nil)
 	if err != nil {
 		return "", err

@@ -54,7 +54,7 @@ func (f *File) Session(ctx context.Context) (Session, error) {
 		s.Subject = map[string]string{}
 		for _, name := range g.Members() {
 			if d, err := g.Dataset(ctx, name); err == nil && d.Size() == 1 {
-				if v, err := text(ctx, g, name); err == nil {
+				if v, err := textOf(ctx, d); err == nil {
 					s.Subject[name] = v
 				}
 			}

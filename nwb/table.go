@@ -64,14 +64,10 @@ func columnNames(ctx context.Context, g *h5.Group) ([]string, error) {
 		}
 		return names, nil
 	}
-	indexed := indexesByTarget(ctx, g)
 	var names []string
 	for _, m := range g.Members() {
 		d, err := g.Dataset(ctx, m)
 		if err != nil || m == "id" || typeOf(d) == "VectorIndex" || strings.HasSuffix(m, "_index") {
-			continue
-		}
-		if _, isTarget := indexed[d.Path()]; isTarget && typeOf(d) == "VectorIndex" {
 			continue
 		}
 		names = append(names, m)

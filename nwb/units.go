@@ -178,12 +178,14 @@ func (iv *Intervals) Series(ctx context.Context, i int) ([]SeriesRef, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, ok := cells[0].([]any)
-	if c.Depth() == 0 {
-		items, ok = cells, true
-	}
-	if !ok {
-		return nil, fmt.Errorf("nwb: %s: %w: doubly ragged", c.Data().Path(), h5.ErrType)
+	var items []any
+	switch c.Depth() {
+	case 0:
+		items = cells
+	case 1:
+		items = cells[0].([]any) // Cells gives a []any per row of a ragged column
+	default:
+		return nil, fmt.Errorf("nwb: %s: %w: %d index levels", c.Data().Path(), h5.ErrType, c.Depth())
 	}
 	out := make([]SeriesRef, len(items))
 	for k, it := range items {

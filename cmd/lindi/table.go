@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"flag"
 	"io"
+	"strconv"
 
 	"github.com/lindigo/lindi/nwb"
 )
@@ -94,7 +95,7 @@ func writeTableCSV(ctx context.Context, w io.Writer, t *nwb.Table) error {
 			return err
 		}
 		for _, r := range rows {
-			rec := []string{pyInt(r.ID)}
+			rec := []string{strconv.FormatInt(r.ID, 10)}
 			for _, v := range r.Cells {
 				s, err := cellText(v)
 				if err != nil {
@@ -109,9 +110,4 @@ func writeTableCSV(ctx context.Context, w io.Writer, t *nwb.Table) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-func pyInt(v int64) string {
-	b, _ := appendPyJSON(nil, v)
-	return string(b)
 }

@@ -86,13 +86,14 @@ func (e *ChunkError) Error() string {
 func (e *ChunkError) Unwrap() error { return e.Err }
 
 // job is one chunk to decode: its plan and, unless missing, its stored bytes.
-// For a part of a raw chunk, raw holds the elements from offset lo on.
+// For a part of a raw chunk, raw holds the elements [lo, hi) the plan spans
+// (fewer where a short chunk's stored bytes end).
 type job struct {
-	plan  *selection.ChunkPlan
-	chunk Chunk
-	raw   []byte
-	part  bool
-	lo    int
+	plan   *selection.ChunkPlan
+	chunk  Chunk
+	raw    []byte
+	part   bool
+	lo, hi int
 }
 
 // sink decodes chunks and scatters them into an output of some element type.

@@ -347,7 +347,7 @@ func (f locateFunc) Locate(ctx context.Context, coords []int) (Chunk, error) { r
 // every chunk it touches before decoding any, holding a job per chunk.
 // However many chunks, no more than a batch may be located and not decoded.
 func TestReadBatches(t *testing.T) {
-	const n, bound = 50_017, 8192 // a batch is a few thousand chunks
+	const n, bound = 50_017, batchChunks
 	var located, done, worst atomic.Int64
 	a := &Chunked{
 		Shape: []int{n}, Chunks: []int{1}, ItemSize: 1, Fill: []byte{7}, Name: "many",

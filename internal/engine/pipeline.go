@@ -129,7 +129,7 @@ func classify(a *Chunked, located []job) batch {
 // chunk under PadShort may end before the span does).
 func (a *Chunked) partJob(j job) (job, fetch.Range) {
 	lo, hi := j.plan.Span()
-	j.part, j.lo = true, lo
+	j.part, j.lo, j.hi = true, lo, hi
 	c := j.chunk
 	off, end := int64(lo*a.ItemSize), min(int64(hi*a.ItemSize), c.Len)
 	return j, fetch.Range{Src: c.Src, Off: c.Off + min(off, c.Len), Len: max(end-off, 0)}

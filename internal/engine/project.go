@@ -34,7 +34,7 @@ type fieldSink struct {
 }
 
 func (s *fieldSink) do(j job) error {
-	a, is := s.a, s.a.ItemSize
+	a := s.a
 	if j.chunk.Missing {
 		var fill []byte
 		if a.Fill != nil {
@@ -44,46 +44,29 @@ func (s *fieldSink) do(j job) error {
 		return nil
 	}
 	if j.part {
-		return s.scatterPart(j)
+		// A fetched part of a raw chunk: its elements from the plan's span on.
+		raw, pooled, err := a.partBytes(j)
+		if err != nil {
+			return err
+		}
+		if pooled {
+			defer putScratch(raw)
+		}
+		field := getScratch((j.hi - j.lo) * s.size)
+		defer putScratch(field)
+		s.project(field, raw)
+		scatterFrom(j.plan, s.out, field, j.lo, s.size)
+		return nil
 	}
-	n := a.chunkLen() * is
-	buf := getScratch(n)
-	defer putScratch(buf)
-	if err := (&byteSink{a: a}).decode(buf, j.raw, a.pipeline(j.chunk)); err != nil {
+	chunk, err := a.decodeC(j)
+	if err != nil {
 		return err
 	}
-	chunk := buf
-	if a.FOrder {
-		c := getScratch(n)
-		defer putScratch(c)
-		FortranToC(c, buf, a.Chunks, is)
-		chunk = c
-	}
+	defer putScratch(chunk)
 	field := getScratch(a.chunkLen() * s.size)
 	defer putScratch(field)
 	s.project(field, chunk)
 	scatter(j.plan, s.out, field, s.size)
-	return nil
-}
-
-// scatterPart projects a fetched part of a raw chunk (its elements from the
-// plan's span on) and copies the planned runs of the field out of it.
-func (s *fieldSink) scatterPart(j job) error {
-	is, full := s.a.ItemSize, int64(s.a.chunkLen()*s.a.ItemSize)
-	if j.chunk.Len > full || j.chunk.Len < full && !s.a.PadShort {
-		return fmt.Errorf("raw chunk has %d bytes, want %d", j.chunk.Len, full)
-	}
-	lo, hi := j.plan.Span()
-	raw := getScratch((hi - lo) * is)
-	defer putScratch(raw)
-	clear(raw[copy(raw, j.raw):])
-	field := getScratch((hi - lo) * s.size)
-	defer putScratch(field)
-	s.project(field, raw)
-	j.plan.Runs(func(src, dst, n int) bool {
-		copy(s.out[dst*s.size:(dst+n)*s.size], field[(src-lo)*s.size:(src-lo+n)*s.size])
-		return true
-	})
 	return nil
 }
 

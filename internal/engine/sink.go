@@ -36,57 +36,71 @@ func (s *byteSink) do(j job) error {
 		return nil
 	}
 	if j.part {
-		return s.scatterPart(j)
+		raw, pooled, err := a.partBytes(j)
+		if err != nil {
+			return err
+		}
+		if pooled {
+			defer putScratch(raw)
+		}
+		scatterFrom(j.plan, s.out, raw, j.lo, is)
+		return nil
 	}
-	pipe, n := a.pipeline(j.chunk), a.chunkLen()*is
 	if off, ok := j.plan.Contiguous(); ok && !a.FOrder {
 		// The chunk is exactly one run of the output: decode straight into it.
-		return s.decode(s.out[off*is:off*is+n], j.raw, pipe)
+		n := a.chunkLen() * is
+		return a.decode(s.out[off*is:off*is+n], j.raw, a.pipeline(j.chunk))
 	}
-	buf := getScratch(n)
-	defer putScratch(buf)
-	if err := s.decode(buf, j.raw, pipe); err != nil {
+	chunk, err := a.decodeC(j)
+	if err != nil {
 		return err
 	}
-	chunk := buf
-	if a.FOrder {
-		c := getScratch(n)
-		defer putScratch(c)
-		FortranToC(c, buf, a.Chunks, is)
-		chunk = c
-	}
+	defer putScratch(chunk)
 	scatter(j.plan, s.out, chunk, is)
 	return nil
 }
 
-// scatterPart copies the planned runs out of a fetched part of a raw chunk.
-// Elements past the stored bytes of a short chunk (PadShort) read as zeros.
-func (s *byteSink) scatterPart(j job) error {
-	is, full := s.a.ItemSize, int64(s.a.chunkLen()*s.a.ItemSize)
-	if j.chunk.Len > full || j.chunk.Len < full && !s.a.PadShort {
-		return fmt.Errorf("raw chunk has %d bytes, want %d", j.chunk.Len, full)
+// partBytes returns the elements j's plan spans, from a fetched part of a
+// raw chunk: j.raw itself or, when the stored bytes of a short chunk
+// (PadShort) end first, a zero-padded copy in a scratch buffer (pooled),
+// which the caller gives back with putScratch.
+func (a *Chunked) partBytes(j job) (raw []byte, pooled bool, err error) {
+	is, full := a.ItemSize, int64(a.chunkLen()*a.ItemSize)
+	if j.chunk.Len > full || j.chunk.Len < full && !a.PadShort {
+		return nil, false, fmt.Errorf("raw chunk has %d bytes, want %d", j.chunk.Len, full)
 	}
-	lo, hi := j.plan.Span()
-	raw := j.raw
-	if want := (hi - lo) * is; len(raw) < want {
+	if want := (j.hi - j.lo) * is; len(j.raw) < want {
 		buf := getScratch(want)
-		defer putScratch(buf)
-		clear(buf[copy(buf, raw):])
-		raw = buf
+		clear(buf[copy(buf, j.raw):])
+		return buf, true, nil
 	}
-	j.plan.Runs(func(src, dst, n int) bool {
-		copy(s.out[dst*is:(dst+n)*is], raw[(src-lo)*is:(src-lo+n)*is])
-		return true
-	})
-	return nil
+	return j.raw, false, nil
+}
+
+// decodeC decodes j's whole chunk, in C order, into a scratch buffer, which
+// the caller gives back with putScratch.
+func (a *Chunked) decodeC(j job) ([]byte, error) {
+	n := a.chunkLen() * a.ItemSize
+	buf := getScratch(n)
+	if err := a.decode(buf, j.raw, a.pipeline(j.chunk)); err != nil {
+		putScratch(buf)
+		return nil, err
+	}
+	if !a.FOrder {
+		return buf, nil
+	}
+	c := getScratch(n)
+	FortranToC(c, buf, a.Chunks, a.ItemSize)
+	putScratch(buf)
+	return c, nil
 }
 
 // decode fills dst, exactly one chunk long, with the decoding of raw.
-func (s *byteSink) decode(dst, raw []byte, pipe *codecs.Pipeline) error {
+func (a *Chunked) decode(dst, raw []byte, pipe *codecs.Pipeline) error {
 	n := len(dst)
 	if pipe == nil || pipe.Empty() {
 		switch {
-		case len(raw) == n, len(raw) < n && s.a.PadShort:
+		case len(raw) == n, len(raw) < n && a.PadShort:
 			clear(dst[copy(dst, raw):])
 			return nil
 		}
@@ -138,8 +152,14 @@ func (s *objectSink) do(j job) error {
 // scatter copies the planned runs of chunk into out; w is the width of one
 // element in units of E.
 func scatter[E any](p *selection.ChunkPlan, out, chunk []E, w int) {
+	scatterFrom(p, out, chunk, 0, w)
+}
+
+// scatterFrom copies the planned runs out of part, which holds the chunk's
+// elements from element lo on; w is as for scatter.
+func scatterFrom[E any](p *selection.ChunkPlan, out, part []E, lo, w int) {
 	p.Runs(func(src, dst, n int) bool {
-		copy(out[dst*w:(dst+n)*w], chunk[src*w:(src+n)*w])
+		copy(out[dst*w:(dst+n)*w], part[(src-lo)*w:(src-lo+n)*w])
 		return true
 	})
 }

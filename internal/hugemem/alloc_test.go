@@ -3,7 +3,7 @@ package hugemem
 import "testing"
 
 func TestAlloc(t *testing.T) {
-	for _, n := range []int{0, 1, 4 << 10, minAlloc(), 3*minAlloc() + 12345} {
+	for _, n := range []int{0, 1, 4 << 10, big, 3*big + 12345} {
 		b := Alloc(n)
 		if len(b) != n {
 			t.Fatalf("Alloc(%d) has %d bytes", n, len(b))
@@ -17,5 +17,5 @@ func TestAlloc(t *testing.T) {
 	}
 }
 
-// minAlloc is a size large enough to be advised where that is done.
-func minAlloc() int { return 8 << 20 }
+// big is a size large enough to be advised where that is done.
+const big = 8 << 20

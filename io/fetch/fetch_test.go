@@ -280,15 +280,6 @@ func TestDefault(t *testing.T) {
 	if d == nil || d.Concurrency() != DefaultConcurrency || Default() != d {
 		t.Fatal("Default is not one shared default Fetcher")
 	}
-	done := make(chan *Fetcher)
-	for range 4 {
-		go func() { done <- Default() }()
-	}
-	for range 4 {
-		if <-done != d {
-			t.Fatal("concurrent callers got different default Fetchers")
-		}
-	}
 }
 
 func TestFetchCache(t *testing.T) {

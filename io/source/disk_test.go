@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lindigo/lindi/io/netsim"
 )
 
 // versioned serves one object whose content and ETag can change, counting
@@ -104,8 +106,7 @@ func TestDiskCache(t *testing.T) {
 // at once.
 func TestDiskCacheBounded(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789"), 10000)
-	srv := httptest.NewServer(Blobs(data))
-	defer srv.Close()
+	srv := serve(t, netsim.Blobs(map[string][]byte{"/f": data}))
 	dir := t.TempDir()
 	const capacity = 64 << 10
 	var wg sync.WaitGroup
@@ -149,11 +150,4 @@ func TestDiskCacheBounded(t *testing.T) {
 	if _, err := NewDiskCache(dir, -1); err == nil {
 		t.Error("NewDiskCache with a negative capacity")
 	}
-}
-
-// Blobs serves data at every path with Range support.
-func Blobs(data []byte) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
-	})
 }

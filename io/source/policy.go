@@ -121,7 +121,6 @@ var thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
 // blockedAddr reports whether ip is not a public unicast address.
 func blockedAddr(ip netip.Addr) bool {
 	ip = ip.Unmap()
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsMulticast() || ip.IsUnspecified() ||
 		sharedAddrSpace.Contains(ip) || thisNetwork.Contains(ip) || !ip.IsValid()
 }

@@ -109,19 +109,19 @@ func newS3(name string, c *config) (*HTTP, error) {
 			region = v
 		}
 	}
-	path := (&url.URL{Path: "/" + key}).EscapedPath()
+	s := &s3Regions{client: c.client, template: template, bucket: bucket, path: (&url.URL{Path: "/" + key}).EscapedPath()}
+	s.region.Store(&region)
 	first := region
 	if first == "" {
 		first = s3DefaultRegion
 	}
-	h, err := newHTTP(strings.TrimRight(s3Fill(template, bucket, first), "/")+path, c)
+	h, err := newHTTP(s.url(first, s.path), c)
 	if err != nil {
 		return nil, err
 	}
 	h.name = Redact(name)
-	h.s3 = &s3Regions{client: c.client, template: template, bucket: bucket, path: path}
-	h.s3.region.Store(&region)
-	h.res.resolve = h.s3.resolve
+	h.s3 = s
+	h.res.resolve = s.resolve
 	return h, nil
 }
 
@@ -136,21 +136,29 @@ type s3Regions struct {
 	region                 atomic.Pointer[string] // as configured; "" to ask the bucket
 }
 
+// url is the URL of path (escaped, from "/") at the bucket's endpoint in region.
+func (s *s3Regions) url(region, path string) string {
+	return strings.TrimRight(s3Fill(s.template, s.bucket, region), "/") + path
+}
+
+// cacheKey is the bucket's key in s3RegionCache.
+func (s *s3Regions) cacheKey() string { return s.template + "\x00" + s.bucket }
+
 // moved is told that the endpoint answered 301, S3's word for a wrong
 // region: the configured region is dropped, and the bucket is asked.
 func (s *s3Regions) moved() {
 	empty := ""
 	s.region.Store(&empty)
-	s3RegionCache.Delete(s.template + "\x00" + s.bucket)
+	s3RegionCache.Delete(s.cacheKey())
 }
 
 // resolve gives the object's URL at the configured region's endpoint or,
 // with none, asks the bucket (HEAD) for its region the first time.
 func (s *s3Regions) resolve(ctx context.Context, u string) (string, error) {
 	if r := *s.region.Load(); r != "" {
-		return strings.TrimRight(s3Fill(s.template, s.bucket, r), "/") + s.path, nil
+		return s.url(r, s.path), nil
 	}
-	key := s.template + "\x00" + s.bucket
+	key := s.cacheKey()
 	region, ok := s3RegionCache.Load(key)
 	if !ok {
 		r, err := s.ask(ctx)
@@ -159,14 +167,14 @@ func (s *s3Regions) resolve(ctx context.Context, u string) (string, error) {
 		}
 		region, _ = s3RegionCache.LoadOrStore(key, r)
 	}
-	return strings.TrimRight(s3Fill(s.template, s.bucket, region.(string)), "/") + s.path, nil
+	return s.url(region.(string), s.path), nil
 }
 
 // ask sends HEAD to the bucket at the default region's endpoint: S3 names
 // the bucket's region in x-amz-bucket-region whatever the status (200, 301,
 // 403). Without that header the default region stands.
 func (s *s3Regions) ask(ctx context.Context) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodHead, strings.TrimRight(s3Fill(s.template, s.bucket, s3DefaultRegion), "/")+"/", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, s.url(s3DefaultRegion, "/"), nil)
 	if err != nil {
 		return "", fmt.Errorf("source: s3://%s: %w", s.bucket, err)
 	}

@@ -8,10 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/store"
 )
 
 func init() { driver.Register(hdf5Driver{}) }
@@ -62,7 +62,7 @@ func open(ctx context.Context, env *driver.Env, name string) (*hdf5.File, error)
 			return nil, err
 		}
 		opts := []hdf5.Option{hdf5.WithCodecs(env.Codecs)}
-		if isURL(name) {
+		if store.IsURL(name) {
 			opts = append(opts, hdf5.WithPageSize(remotePage))
 		}
 		if env.HDF5CacheBytes > 0 {
@@ -84,11 +84,6 @@ func open(ctx context.Context, env *driver.Env, name string) (*hdf5.File, error)
 // 100 MB/s against 20 ms or more of latency. It is the size of the sniffing
 // read, so that the first page comes from the range cache.
 const remotePage = driver.HeadSize
-
-func isURL(name string) bool {
-	lower := strings.ToLower(name)
-	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
-}
 
 // External opens the dataset name of the HDF5 file at url (a LINDI
 // _EXTERNAL_ARRAY_LINK), to be shown at path.

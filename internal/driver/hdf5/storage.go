@@ -71,11 +71,8 @@ func newStorage(hf *hdf5.File, hd *hdf5.Dataset, path string) (*storage, error) 
 		markReferences(&s.dtype, t)
 	}
 	s.fill = fill(hd, s.dtype, s.items != nil)
-	for _, c := range hd.Chunks() {
+	for _, c := range hd.Chunks() { // nil unless chunked: describe uses them only then
 		s.chunks = append(s.chunks, int(c))
-	}
-	if s.chunks == nil {
-		s.chunks = slices.Clone(s.shape)
 	}
 	full, err := hd.Pipeline() // an unknown filter fails here, naming it
 	if err != nil {
@@ -241,14 +238,22 @@ func (s *storage) Stored(ctx context.Context) (*driver.Stored, error) {
 }
 
 func (s *storage) build(ctx context.Context) (*engine.Chunked, error) {
-	loc, err := s.hd.Locator(ctx)
+	return Chunked(ctx, s.hd, s.dims, s.engineFill(), s.path)
+}
+
+// Chunked gives the engine's view of an HDF5 dataset's stored elements, read
+// through its hdf5.Locator: dims is its shape as the engine reads it ([1] for
+// a scalar), fill one element of fill value in stored order (nil: zeros), and
+// name names it in errors. It reads the chunk index.
+func Chunked(ctx context.Context, hd *hdf5.Dataset, dims []int, fill []byte, name string) (*engine.Chunked, error) {
+	loc, err := hd.Locator(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return &engine.Chunked{
-		Shape: s.dims, Chunks: slices.Clone(loc.Grid()), ItemSize: int(s.hd.Datatype().Size),
-		Fill: s.engineFill(), Name: s.path, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
-		Locator: &locator{loc: loc, src: s.hf.Source()},
+		Shape: dims, Chunks: slices.Clone(loc.Grid()), ItemSize: int(hd.Datatype().Size),
+		Fill: fill, Name: name, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
+		Locator: &locator{loc: loc, src: hd.File().Source()},
 	}, nil
 }
 

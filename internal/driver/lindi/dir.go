@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/zarr"
 	"github.com/lindigo/lindi/store"
 )
 
@@ -76,42 +76,7 @@ func (d *dir) Member(_ context.Context, name string) (store.Value, error) {
 	return store.Value{URL: p, Len: st.Size()}, nil
 }
 
-// firstRead is how much of a remote lindi.json the first request asks for: a
-// smaller document takes one round trip.
-const firstRead = 1 << 20
-
 // document reads the directory's lindi.json.
 func (d *dir) document(ctx context.Context, env *driver.Env) ([]byte, error) {
-	name := d.join(jsonName)
-	if !d.remote {
-		st, err := os.Stat(name)
-		if err != nil {
-			return nil, err
-		}
-		if st.Size() > env.MetadataLimit() {
-			return nil, fmt.Errorf("%s: %w: %d bytes is too large for a metadata file", name, driver.ErrFormat, st.Size())
-		}
-		return os.ReadFile(name)
-	}
-	src, err := env.Pool.Open(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]byte, firstRead)
-	n, err := src.ReadAt(ctx, buf, 0)
-	if n < len(buf) {
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
-		}
-		return buf[:n], nil
-	}
-	size, err := src.Size(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if size > env.MetadataLimit() {
-		return nil, fmt.Errorf("%s: %w: %d bytes is too large for a metadata file", name, driver.ErrFormat, size)
-	}
-	r := &tarReader{src: src, size: size, have: buf, limit: env.MetadataLimit()}
-	return r.read(ctx, 0, size, true)
+	return zarr.ReadMeta(ctx, env, d.join(jsonName))
 }

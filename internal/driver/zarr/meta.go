@@ -12,6 +12,12 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
+// ReadMeta reads the whole metadata document name (a LINDI container's
+// lindi.json), as readMeta does.
+func ReadMeta(ctx context.Context, env *driver.Env, name string) ([]byte, error) {
+	return readMeta(ctx, env, name, 0, -1)
+}
+
 // readMeta reads n bytes at off of the object name (to its end when n < 0),
 // a metadata document of at most env.MetadataLimit() bytes. A local file is opened for the read
 // alone (a Zarr directory holds one per group and array); a URL goes through
