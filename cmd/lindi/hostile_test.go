@@ -96,6 +96,11 @@ func TestNamesEscaped(t *testing.T) {
 		{"info", doc, "/ev\x1b]0;PWNED\x07il\x1b[2J\u202e\u009b/d"},
 		{"cat", doc, "/ev\x1b]0;PWNED\x07il\x1b[2J\u202e\u009b/d"},
 		{"info", doc, "/nope\x1b[2J"},
+		{"nwb", writeDoc(t, `{"refs": {".zgroup": {"zarr_format": 2}, ".zattrs": {"nwb_version": "`+evil+`", "neurodata_type": "NWBFile"},
+	"session_description/.zarray": {"zarr_format": 2, "shape": [1], "chunks": [1], "dtype": "|O", "compressor": null,
+	  "fill_value": 0, "filters": [{"id": "json2"}], "order": "C"},
+	"session_description/.zattrs": {"_SCALAR": true},
+	"session_description/0": "[\"`+strings.ReplaceAll(evil, `\`, `\\`)+`\", \"|O\", [1]]"}}`)},
 	} {
 		code, stdout, stderr := lindi(args...)
 		for _, out := range []string{stdout, stderr} {

@@ -31,7 +31,7 @@ func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(w, "%s\tNWB %s (%s)\n", args[0], f.Version(), f.H5().Format())
+	fmt.Fprintf(w, "%s\tNWB %s (%s)\n", printable(args[0]), printable(f.Version()), f.H5().Format())
 	printSession(w, s)
 	fmt.Fprintln(w)
 	for _, o := range objs {
@@ -40,7 +40,7 @@ func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		if line != "" {
-			fmt.Fprintf(w, "%s\t%s\t%s\n", strings.TrimPrefix(o.Path, "/"), o.Type, line)
+			fmt.Fprintf(w, "%s\t%s\t%s\n", printable(strings.TrimPrefix(o.Path, "/")), printable(o.Type), line)
 		}
 	}
 	return w.Flush()
@@ -58,7 +58,7 @@ func printSession(w io.Writer, s nwb.Session) {
 		{"devices", strings.Join(s.Devices, ", ")},
 	} {
 		if kv[1] != "" {
-			fmt.Fprintf(w, "%s\t%s\n", kv[0], kv[1])
+			fmt.Fprintf(w, "%s\t%s\n", kv[0], printable(kv[1]))
 		}
 	}
 	if len(s.Subject) > 0 {
@@ -71,7 +71,7 @@ func printSession(w io.Writer, s nwb.Session) {
 		for _, k := range keys {
 			parts = append(parts, k+" "+s.Subject[k])
 		}
-		fmt.Fprintf(w, "subject\t%s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(w, "subject\t%s\n", printable(strings.Join(parts, ", ")))
 	}
 }
 
@@ -104,9 +104,9 @@ func describeObject(ctx context.Context, f *nwb.File, o nwb.Object) (string, err
 func describeSeries(ctx context.Context, ts *nwb.TimeSeries) (string, error) {
 	d := ts.Data()
 	shape := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(d.Shape())), " × "), "[]")
-	parts := []string{shape + " " + d.DType().String()}
+	parts := []string{shape + " " + printable(d.DType().String())}
 	if u := ts.Unit(); u != "" {
-		parts = append(parts, u)
+		parts = append(parts, printable(u))
 	}
 	first, last := 0.0, 0.0
 	if n := ts.Len(); n > 0 {
@@ -132,7 +132,7 @@ func describeSeries(ctx context.Context, ts *nwb.TimeSeries) (string, error) {
 
 // describeTable gives rows, columns and, for intervals, the time span.
 func describeTable(ctx context.Context, t *nwb.Table) (string, error) {
-	line := fmt.Sprintf("%d rows\tcolumns: %s", t.Len(), strings.Join(t.Columns(), ", "))
+	line := fmt.Sprintf("%d rows\tcolumns: %s", t.Len(), printable(strings.Join(t.Columns(), ", ")))
 	if t.Has("spike_times") {
 		c, _ := t.Column("spike_times")
 		if c.Depth() == 1 {

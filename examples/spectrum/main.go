@@ -93,6 +93,9 @@ func sampleRate(ctx context.Context, ts *nwb.TimeSeries, start, n int) (float64,
 	if err != nil {
 		return 0, err
 	}
+	if n < 2 || !(t[n-1] > t[0]) {
+		return 0, fmt.Errorf("%s: timestamps of samples %d–%d do not increase: no sampling rate", ts.Path(), start, start+n-1)
+	}
 	return float64(n-1) / (t[n-1] - t[0]), nil
 }
 
