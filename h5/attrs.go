@@ -263,21 +263,14 @@ func convertSlice[T, S int64 | uint64 | float64](s []S) []T {
 // element type.
 func normalize(v any) any {
 	switch x := v.(type) {
-	case driver.Ref:
-		return Reference{Path: x.Path}
-	case driver.RegionRef:
-		return regionReference(x)
+	case driver.Ref, driver.RegionRef, uint64:
+		return references(x) // one item, as a read gives it
 	case []driver.Ref:
 		out := make([]Reference, len(x))
 		for i, r := range x {
 			out[i] = Reference{Path: r.Path}
 		}
 		return out
-	case uint64:
-		if x <= math.MaxInt64 {
-			return int64(x)
-		}
-		return x
 	case []uint64:
 		if slices.ContainsFunc(x, func(u uint64) bool { return u > math.MaxInt64 }) {
 			return x
