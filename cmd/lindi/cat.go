@@ -48,7 +48,9 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usagef("selection %q: %v", pos[2], err)
 		}
 	}
-	var opts []h5.Option
+	// One read in a process that then exits: a cache of fetched ranges
+	// would only copy every byte once more.
+	opts := []h5.Option{h5.WithCacheBytes(0)}
 	if *concurrency != 0 {
 		if *concurrency < 0 {
 			return usagef("--concurrency must be positive")
