@@ -1,7 +1,7 @@
 package codecs
 
 import (
-	"bytes"
+	"errors"
 
 	"github.com/lindigo/lindi/codecs/internal/inflate"
 )
@@ -13,14 +13,21 @@ type zlibCodec struct{}
 
 func (zlibCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "zlib"
-	br := bytes.NewReader(src)
-	defer br.Reset(nil) // the pooled reader must not keep src alive
-	zr, err := inflate.Zlib(br)
+	limit = max(limit, 0)
+	start := len(dst)
+	out, err := inflate.Zlib(grow(dst, initialGuess(len(src), limit)), src, limit)
 	if err != nil {
-		return dst, wrapCorrupt(id, err)
+		return dst[:start], inflateError(id, err, limit)
 	}
-	defer inflate.PutZlib(zr)
-	return readLimited(id, dst, zr, len(src), limit)
+	return out, nil
+}
+
+// inflateError is the codec error for an error of package inflate.
+func inflateError(id string, err error, limit int) error {
+	if errors.Is(err, inflate.ErrTooLarge) {
+		return errTooLarge(id, limit)
+	}
+	return wrapCorrupt(id, err)
 }
 
 func (zlibCodec) MaxEncodedLen(n int) int { return compressBound(n) }
@@ -32,26 +39,17 @@ type gzipCodec struct{}
 
 func (gzipCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "gzip"
-	start := len(dst)
 	limit = max(limit, 0)
-	br := bytes.NewReader(src)
-	defer br.Reset(nil)
-	zr := inflate.Gzip()
-	defer inflate.PutGzip(zr)
+	start := len(dst)
+	out := grow(dst, initialGuess(len(src), limit))
 	for {
-		if err := zr.Reset(br); err != nil {
-			return dst[:start], wrapCorrupt(id, err)
-		}
-		// One member at a time: br is an io.ByteReader, so the gzip reader
-		// consumes exactly the member and br.Len() is what follows it.
-		zr.Multistream(false)
-		out, err := readAll(id, dst, zr, br.Len(), limit-(len(dst)-start))
+		next, n, err := inflate.Gzip(out, src, limit-(len(out)-start))
 		if err != nil {
-			return dst[:start], err
+			return dst[:start], inflateError(id, err, limit)
 		}
-		dst = out
-		if allZero(src[len(src)-br.Len():]) {
-			return dst, nil
+		out, src = next, src[n:]
+		if allZero(src) {
+			return out, nil
 		}
 	}
 }

@@ -1,9 +1,8 @@
 package blosc
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"io"
 
 	"github.com/klauspost/compress/snappy"
 	"github.com/pierrec/lz4/v4"
@@ -64,26 +63,14 @@ func snappyDecode(dst, src []byte) error {
 }
 
 func zlibDecode(dst, src []byte) error {
-	br := bytes.NewReader(src)
-	defer br.Reset(nil) // the pooled reader must not keep src alive
-	zr, err := inflate.Zlib(br)
-	if err != nil {
-		return err
-	}
-	defer inflate.PutZlib(zr)
-	if _, err := io.ReadFull(zr, dst); err != nil {
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return fmt.Errorf("stream shorter than %d bytes", len(dst))
-		}
-		return err
-	}
-	// Reading past the end checks the Adler-32 and that nothing is left.
-	var one [1]byte
-	if n, err := zr.Read(one[:]); n != 0 || err != io.EOF {
-		if err != nil && err != io.EOF {
-			return err
-		}
+	out, err := inflate.Zlib(dst[:0], src, len(dst))
+	switch {
+	case errors.Is(err, inflate.ErrTooLarge):
 		return fmt.Errorf("stream longer than %d bytes", len(dst))
+	case err != nil:
+		return err
+	case len(out) != len(dst):
+		return fmt.Errorf("stream of %d bytes, want %d", len(out), len(dst))
 	}
 	return nil
 }

@@ -1,0 +1,229 @@
+package inflate
+
+import (
+	"encoding/binary"
+	"io"
+)
+
+// Margins of the fast loop: input for one refill of the bit buffer, and
+// output for the longest match plus the 8-byte word a copy may write past
+// its end.
+const (
+	inMargin  = 8
+	outMargin = 258 + 16
+)
+
+// huffman decodes the symbols of one Huffman-coded block up to its end.
+func (d *decoder) huffman(lit *[litTableSize]uint32, dist *[distTableSize]uint32) error {
+	for {
+		done, err := d.fast(lit, dist)
+		if done || err != nil {
+			return err
+		}
+		if done, err = d.slow(lit, dist); done || err != nil {
+			return err
+		}
+	}
+}
+
+// fast decodes symbols while the margins hold, with the bit buffer refilled a
+// word at a time: after a refill it holds at least 56 bits, enough for a
+// length, a distance and their extra bits (48). It reports whether the block
+// ended.
+func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32) (bool, error) {
+	if d.over != 0 {
+		return false, nil
+	}
+	in, pos, bb, nb := d.in, d.pos, d.bits, d.nbits
+	out, o, base := d.out, d.o, d.base
+	done := false
+	var err error
+	for pos+inMargin <= len(in) && o+outMargin <= len(out) {
+		bb |= binary.LittleEndian.Uint64(in[pos:]) << (nb & 63)
+		pos += int(63-nb) >> 3
+		nb |= 56
+
+		// Up to three literals per refill (3 × 15 bits ≤ 56), each entry
+		// looked up as soon as the previous code is consumed.
+		e := lit[bb&(1<<litBits-1)]
+		if e&flagLit != 0 {
+			bb >>= e & 63
+			nb -= uint(e & 63)
+			out[o] = byte(e >> 16)
+			e = lit[bb&(1<<litBits-1)]
+			if e&flagLit != 0 {
+				bb >>= e & 63
+				nb -= uint(e & 63)
+				out[o+1] = byte(e >> 16)
+				e = lit[bb&(1<<litBits-1)]
+				if e&flagLit != 0 {
+					bb >>= e & 63
+					nb -= uint(e & 63)
+					out[o+2] = byte(e >> 16)
+					o += 3
+					continue
+				}
+				o += 2
+			} else {
+				o++
+			}
+			if nb < 48 {
+				// Not enough bits left for a length and a distance.
+				continue
+			}
+		}
+		if e&flagSub != 0 {
+			bb >>= e & 63
+			nb -= uint(e & 63)
+			e = lit[(e>>16)+uint32(bb)&(1<<(e>>8&15)-1)]
+		}
+		bb >>= e & 63
+		nb -= uint(e & 63)
+		if e&flagLit != 0 {
+			out[o] = byte(e >> 16)
+			o++
+			continue
+		}
+		if e&(flagEOB|flagBad) != 0 {
+			if e&flagBad != 0 {
+				err = corrupt("invalid literal/length code")
+			}
+			done = true
+			break
+		}
+		x := e >> 8 & 15
+		length := int(e>>16) + int(uint32(bb)&(1<<x-1))
+		bb >>= x
+		nb -= uint(x)
+
+		e = dist[bb&(1<<distBits-1)]
+		if e&flagSub != 0 {
+			bb >>= e & 63
+			nb -= uint(e & 63)
+			e = dist[(e>>16)+uint32(bb)&(1<<(e>>8&15)-1)]
+		}
+		if e&flagBad != 0 {
+			err = corrupt("invalid distance code")
+			done = true
+			break
+		}
+		bb >>= e & 63
+		nb -= uint(e & 63)
+		x = e >> 8 & 15
+		dd := int(e>>16) + int(uint32(bb)&(1<<x-1))
+		bb >>= x
+		nb -= uint(x)
+		if dd > o-base {
+			err = corrupt("distance too far back")
+			done = true
+			break
+		}
+		copyMatch(out, o, dd, length)
+		o += length
+	}
+	d.pos, d.bits, d.nbits, d.o = pos, bb, nb, o
+	return done, err
+}
+
+// copyMatch copies length bytes from dd bytes back to out[o:], as LZ77
+// means it (the source may overlap what is being written). It may write up
+// to 8 bytes past o+length: the fast loop's output margin holds them.
+func copyMatch(out []byte, o, dd, length int) {
+	src := o - dd
+	switch {
+	case dd >= 8:
+		// Each word read lies wholly before the word written.
+		for n := 0; n < length; n += 8 {
+			binary.LittleEndian.PutUint64(out[o+n:], binary.LittleEndian.Uint64(out[src+n:]))
+		}
+	case dd == 1:
+		v := uint64(out[src]) * 0x0101010101010101
+		for n := 0; n < length; n += 8 {
+			binary.LittleEndian.PutUint64(out[o+n:], v)
+		}
+	default:
+		for i := range length {
+			out[o+i] = out[src+i]
+		}
+	}
+}
+
+// slow decodes one symbol near the end of the input or the output, checking
+// every bit and byte. It reports whether the block ended.
+func (d *decoder) slow(lit *[litTableSize]uint32, dist *[distTableSize]uint32) (bool, error) {
+	e, err := d.symbol(lit[:], litBits)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case e&flagLit != 0:
+		if err := d.room(1); err != nil {
+			return false, err
+		}
+		d.out[d.o] = byte(e >> 16)
+		d.o++
+		return false, nil
+	case e&flagEOB != 0:
+		return true, nil
+	case e&flagBad != 0:
+		return false, corrupt("invalid literal/length code")
+	}
+	length, err := d.extra(e)
+	if err != nil {
+		return false, err
+	}
+	if e, err = d.symbol(dist[:], distBits); err != nil {
+		return false, err
+	}
+	if e&flagBad != 0 {
+		return false, corrupt("invalid distance code")
+	}
+	dd, err := d.extra(e)
+	if err != nil {
+		return false, err
+	}
+	if dd > d.o-d.base {
+		return false, corrupt("distance too far back")
+	}
+	if err := d.room(length); err != nil {
+		return false, err
+	}
+	out, src := d.out, d.o-dd
+	for i := range length {
+		out[d.o+i] = out[src+i]
+	}
+	d.o += length
+	return false, nil
+}
+
+// symbol decodes one code with table, whose primary part has tb bits.
+func (d *decoder) symbol(table []uint32, tb uint) (uint32, error) {
+	if err := d.need(maxCode); err != nil {
+		return 0, err
+	}
+	e := table[d.bits&(1<<tb-1)]
+	if e&flagSub != 0 {
+		d.consume(uint(e & 0xff))
+		e = table[(e>>16)+uint32(d.bits)&(1<<(e>>8&15)-1)]
+	}
+	d.consume(uint(e & 0xff))
+	if d.truncated() {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return e, nil
+}
+
+// extra reads the extra bits of a length or distance entry and returns the
+// value.
+func (d *decoder) extra(e uint32) (int, error) {
+	x := uint(e >> 8 & 15)
+	if err := d.need(x); err != nil {
+		return 0, err
+	}
+	v := int(e>>16) + int(d.bits&(1<<x-1))
+	d.consume(x)
+	if d.truncated() {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return v, nil
+}
