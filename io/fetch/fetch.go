@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"github.com/lindigo/lindi/internal/hugemem"
 	"github.com/lindigo/lindi/io/source"
 )
 
@@ -168,7 +169,11 @@ func (f *Fetcher) Fetch(ctx context.Context, ranges []Range, deliver func(i int,
 		total += r.Len
 	}
 	sz := f.sizeFor(total)
-	for _, b := range f.plan(misses, sz) {
+	blocks := f.plan(misses, sz)
+	for _, b := range blocks {
+		run.arena.left += b.len
+	}
+	for _, b := range blocks {
 		for k := range b.members {
 			b.members[k].i = missIdx[b.members[k].i]
 		}
@@ -205,6 +210,37 @@ type run struct {
 	wg      sync.WaitGroup
 
 	first atomic.Pointer[error]
+	arena arena // used by the dispatching goroutine only
+}
+
+// arena hands out the buffers of one Fetch's blocks. A batch of many
+// megabytes gets them from a few large allocations advised for huge pages:
+// reading into fresh memory otherwise faults in one 4 KiB page at a time,
+// which cost a quarter of the CPU of a local 15 MB read.
+type arena struct {
+	buf  []byte
+	left int64 // bytes of the batch not handed out yet
+}
+
+// Arenas are used for batches of at least minArena bytes and hold at most
+// maxArena bytes each.
+const (
+	minArena = 8 << 20
+	maxArena = 64 << 20
+)
+
+func (a *arena) alloc(n int64) []byte {
+	if a.left < minArena && int64(len(a.buf)) < n || n > maxArena {
+		a.left -= n
+		return make([]byte, n)
+	}
+	if int64(len(a.buf)) < n {
+		a.buf = hugemem.Alloc(int(min(max(a.left, n), maxArena)))
+	}
+	b := a.buf[:n:n]
+	a.buf = a.buf[n:]
+	a.left -= n
+	return b
 }
 
 func (r *run) fail(err error) {
@@ -238,7 +274,7 @@ func (r *run) start(ctx context.Context, b *block, part int64) bool {
 		r.fail(err)
 		return false
 	}
-	buf := make([]byte, b.len)
+	buf := r.arena.alloc(b.len)
 	st := &blockRun{b: b, buf: buf, weight: weight}
 	st.pending.Store(1) // the dispatcher's own token, dropped below
 	ok := true
