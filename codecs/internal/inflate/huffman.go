@@ -118,7 +118,14 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32) (
 			done = true
 			break
 		}
-		copyMatch(out, o, dd, length)
+		if src := o - dd; dd >= 8 && length <= 16 {
+			// Most matches: two words, each read wholly before it is
+			// written over.
+			binary.LittleEndian.PutUint64(out[o:], binary.LittleEndian.Uint64(out[src:]))
+			binary.LittleEndian.PutUint64(out[o+8:], binary.LittleEndian.Uint64(out[src+8:]))
+		} else {
+			copyMatch(out, o, dd, length)
+		}
 		o += length
 	}
 	d.pos, d.bits, d.nbits, d.o = pos, bb, nb, o
