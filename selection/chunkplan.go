@@ -118,3 +118,22 @@ func slicesMinMax(s []int) (lo, hi int) {
 	}
 	return lo, hi
 }
+
+// Start returns the smallest element offset in the output that the chunk
+// writes: every output element before it comes from chunks whose Start is
+// smaller.
+func (cp *ChunkPlan) Start() int {
+	s := 0
+	for d := range cp.Axes {
+		a := &cp.Axes[d]
+		lo := a.Dst(0)
+		switch {
+		case a.dst != nil:
+			lo, _ = slicesMinMax(a.dst)
+		case a.dstStep < 0:
+			lo = a.Dst(a.n - 1)
+		}
+		s += lo * cp.plan.outStrides[d]
+	}
+	return s
+}

@@ -150,6 +150,30 @@ func ceilDiv(a, b int) int {
 // element: the number of values Chunks yields.
 func (p *Plan) NumChunks() int { return p.count }
 
+// Ordered reports whether Chunks yields the chunks in increasing order of
+// their Start: true unless an axis takes its chunks in descending output
+// order (a negative step, an index list out of order across chunks).
+func (p *Plan) Ordered() bool {
+	for d := range p.axes {
+		pa := &p.axes[d]
+		if pa.list == nil {
+			if pa.rev && pa.touched > 1 {
+				return false
+			}
+			continue
+		}
+		prev := -1
+		for _, g := range pa.groups {
+			lo, _ := slicesMinMax(pa.dst[g.start:g.end])
+			if lo < prev {
+				return false
+			}
+			prev = lo
+		}
+	}
+	return true
+}
+
 // ChunkShape returns the chunk shape of the grid. The caller owns the
 // returned slice.
 func (p *Plan) ChunkShape() []int { return append([]int{}, p.chunks...) }

@@ -67,6 +67,13 @@ type Options struct {
 	// number of chunks done and the number the read touches. It is called
 	// from several goroutines at once and must be quick.
 	Progress func(done, total int)
+	// Ready, when set, is called with a count n of leading output elements
+	// that hold their final values, each time it grows, so that a caller
+	// can write them out while the rest decodes; the last call, after every
+	// chunk is decoded, gives the whole output. Calls come one at a time,
+	// from the decoding goroutines, and must be quick. A selection that
+	// takes chunks in descending order reports only that last call.
+	Ready func(n int)
 }
 
 // ChunkError reports a failure to read one chunk.
@@ -94,6 +101,7 @@ type job struct {
 	raw    []byte
 	part   bool
 	lo, hi int
+	seq    int // position in its batch, in plan order
 }
 
 // sink decodes chunks and scatters them into an output of some element type.

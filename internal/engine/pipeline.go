@@ -29,21 +29,25 @@ func run(ctx context.Context, a *Chunked, r *selection.Resolved, s sink, opt Opt
 	if err != nil {
 		return fmt.Errorf("engine: %s: %w", a.Name, err)
 	}
-	rd := &reader{a: a, sink: s, opt: opt, total: plan.NumChunks()}
+	rd := &reader{a: a, sink: s, opt: opt, total: plan.NumChunks(), track: newTracker(opt.Ready, plan)}
 	plans := make([]*selection.ChunkPlan, 0, min(batchChunks, plan.NumChunks()))
 	for p := range plan.Chunks() {
-		plans = append(plans, p)
 		if len(plans) == batchChunks {
-			if err := rd.readBatch(ctx, plans); err != nil {
+			// p, the first chunk of the next batch, bounds what follows.
+			if err := rd.readBatch(ctx, plans, p.Start()); err != nil {
 				return err
 			}
 			plans = plans[:0]
 		}
+		plans = append(plans, p)
 	}
-	if len(plans) == 0 {
-		return nil
+	if len(plans) > 0 {
+		if err := rd.readBatch(ctx, plans, r.Len()); err != nil {
+			return err
+		}
 	}
-	return rd.readBatch(ctx, plans)
+	rd.track.end(r.Len())
+	return nil
 }
 
 // batchChunks is how many chunks a read plans, locates and fetches at once.
@@ -52,12 +56,14 @@ func run(ctx context.Context, a *Chunked, r *selection.Resolved, s sink, opt Opt
 // large enough that the fetcher still coalesces and overlaps requests.
 const batchChunks = 4096
 
-// readBatch locates, fetches and decodes the chunks of plans, which is not empty.
-func (rd *reader) readBatch(ctx context.Context, plans []*selection.ChunkPlan) error {
+// readBatch locates, fetches and decodes the chunks of plans, which is not
+// empty; no chunk after them starts before output element after.
+func (rd *reader) readBatch(ctx context.Context, plans []*selection.ChunkPlan, after int) error {
 	located, err := locate(ctx, rd.a, plans)
 	if err != nil {
 		return err
 	}
+	rd.track.batch(located, after)
 	return rd.read(ctx, classify(rd.a, located))
 }
 
@@ -70,7 +76,7 @@ const locators = 32
 func locate(ctx context.Context, a *Chunked, plans []*selection.ChunkPlan) ([]job, error) {
 	jobs := make([]job, len(plans))
 	for i, p := range plans {
-		jobs[i].plan = p
+		jobs[i].plan, jobs[i].seq = p, i
 	}
 	n := min(locators, len(jobs))
 	g, gctx := errgroup.WithContext(ctx)
@@ -143,6 +149,7 @@ type reader struct {
 	jobs  chan job     // from the producers to the decoders; closed when both are done
 	total int          // chunks the read touches, for Progress
 	done  atomic.Int64 // chunks decoded, for Progress
+	track *tracker     // for Ready; nil without
 }
 
 // read fetches and decodes the batch, which holds at least one job. It
@@ -236,6 +243,7 @@ func (rd *reader) decode(ctx context.Context) error {
 		if err := rd.sink.do(j); err != nil {
 			return &ChunkError{Array: rd.a.Name, Coords: j.plan.Coords, Where: where(j.chunk), Err: err}
 		}
+		rd.track.decoded(j.seq)
 		if rd.opt.Progress != nil {
 			rd.opt.Progress(int(rd.done.Add(1)), rd.total)
 		}
