@@ -92,6 +92,17 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if shape, ok := streamShape(d, sel); ok && fmtName == "npy" && *field == "" {
+		// Numbers to .npy: the file is written while the chunks decode.
+		err := writeFile(*out, stdout, func(w io.Writer) error { return streamNPY(ctx, w, d, sel, shape) })
+		if bar != nil {
+			bar.finish()
+		}
+		if err == nil && *stats {
+			printStats(stderr, f)
+		}
+		return err
+	}
 	var a *h5.Array
 	if *field != "" {
 		// Only the field reaches the result: the other fields are not kept.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/npy"
+	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -33,6 +35,57 @@ func writeNPY(w io.Writer, a *h5.Array) error {
 		out.Descr, out.Data = a.DType.String(), a.Data
 	}
 	return npy.Write(w, out)
+}
+
+// streamShape returns the shape of d[sel] when the .npy file can be written
+// while the read goes on: numbers and booleans read by a (non-pointwise)
+// selection.
+func streamShape(d *h5.Dataset, sel selection.Selection) ([]int, bool) {
+	switch d.DType().Kind {
+	case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat, zarrmeta.KindComplex:
+	default:
+		return nil, false
+	}
+	if zarrmeta.NativeOrder != zarrmeta.LittleEndian || d.Err() != nil {
+		return nil, false
+	}
+	if _, pointwise, err := sel.Split(d.Shape()); err != nil || pointwise {
+		return nil, false
+	}
+	r, err := sel.Resolve(d.Shape())
+	if err != nil {
+		return nil, false
+	}
+	return r.Shape(), true
+}
+
+// streamNPY writes d[sel], of the given shape, as a .npy file whose data
+// goes out while the chunks after it are still decoding.
+func streamNPY(ctx context.Context, w io.Writer, d *h5.Dataset, sel selection.Selection, shape []int) error {
+	n, err := npy.WriteHeader(w, d.DType().Native().String(), false, shape)
+	if err != nil {
+		return err
+	}
+	cw := &countWriter{w: w}
+	if _, err := d.ReadTo(ctx, sel, cw); err != nil {
+		return err
+	}
+	if cw.n != n {
+		return fmt.Errorf("npy: %d bytes of data written, the header says %d", cw.n, n)
+	}
+	return nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }
 
 // utf32Array encodes strings as numpy's <U n: n UTF-32LE code units each.

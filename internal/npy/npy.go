@@ -221,20 +221,47 @@ func Write(w io.Writer, a *Array) error {
 	if a == nil {
 		return fmt.Errorf("%w: nil array", ErrData)
 	}
-	descr, size, err := checkDescr(a.Descr)
-	if err != nil {
-		return err
-	}
-	n, err := dataLen(a.Shape, size)
+	n, err := dataSize(a.Descr, a.Shape)
 	if err != nil {
 		return err
 	}
 	if len(a.Data) != n {
 		return fmt.Errorf("%w: shape %v of %q needs %d bytes, have %d", ErrData, a.Shape, a.Descr, n, len(a.Data))
 	}
+	if _, err := WriteHeader(w, a.Descr, a.Fortran, a.Shape); err != nil {
+		return err
+	}
+	if _, err := w.Write(a.Data); err != nil {
+		return fmt.Errorf("npy: write data: %w", err)
+	}
+	return nil
+}
+
+// dataSize checks descr and returns the bytes of data an array of that
+// dtype and shape holds.
+func dataSize(descr string, shape []int) (int, error) {
+	_, size, err := checkDescr(descr)
+	if err != nil {
+		return 0, err
+	}
+	return dataLen(shape, size)
+}
+
+// WriteHeader writes the magic string and header of a .npy file of the
+// given dtype and shape (as Write does) and returns how many bytes of data
+// must follow, for a caller that writes the data itself.
+func WriteHeader(w io.Writer, descr string, fortran bool, shape []int) (int, error) {
+	lit, size, err := checkDescr(descr)
+	if err != nil {
+		return 0, err
+	}
+	n, err := dataLen(shape, size)
+	if err != nil {
+		return 0, err
+	}
 	var buf bytes.Buffer
 	buf.WriteString(magic)
-	header := headerText(descr, a.Fortran, a.Shape)
+	header := headerText(lit, fortran, shape)
 	// Pad with spaces so the data starts on a 64-byte boundary, like numpy.
 	pre := len(magic) + 2 + 2
 	utf := !isASCII(header)
@@ -256,12 +283,9 @@ func Write(w io.Writer, a *Array) error {
 	}
 	buf.WriteString(header)
 	if _, err := w.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("npy: write header: %w", err)
+		return 0, fmt.Errorf("npy: write header: %w", err)
 	}
-	if _, err := w.Write(a.Data); err != nil {
-		return fmt.Errorf("npy: write data: %w", err)
-	}
-	return nil
+	return n, nil
 }
 
 // checkDescr validates a Descr and returns its header literal and item size.
