@@ -101,7 +101,8 @@ type job struct {
 	raw    []byte
 	part   bool
 	lo, hi int
-	seq    int // position in its batch, in plan order
+	seq    int    // position in its batch, in plan order
+	home   []byte // where a part's bytes land in the output, when they land as one run
 }
 
 // sink decodes chunks and scatters them into an output of some element type.

@@ -64,7 +64,8 @@ func (rd *reader) readBatch(ctx context.Context, plans []*selection.ChunkPlan, a
 		return err
 	}
 	rd.track.batch(located, after)
-	return rd.read(ctx, classify(rd.a, located))
+	home, _ := rd.sink.(homer)
+	return rd.read(ctx, classify(rd.a, located, home))
 }
 
 // locators bounds the goroutines that locate chunks. Locating may be I/O (an
@@ -108,8 +109,9 @@ type batch struct {
 
 // classify sorts the located jobs into a batch. A job for a chunk in memory
 // gets its bytes now; a job for part of a raw chunk waits for only the bytes
-// the selection spans.
-func classify(a *Chunked, located []job) batch {
+// the selection spans, read straight into the output when they land there as
+// one run and the sink can say where (home not nil).
+func classify(a *Chunked, located []job, home homer) batch {
 	var b batch
 	for _, j := range located {
 		c := j.chunk
@@ -121,6 +123,10 @@ func classify(a *Chunked, located []job) batch {
 			b.local = append(b.local, j)
 		case a.readsPart(c):
 			j, r := a.partJob(j)
+			if home != nil {
+				j.home = home.home(j, r.Len)
+				r.Dst = j.home
+			}
 			b.remote, b.ranges = append(b.remote, j), append(b.ranges, r)
 		default:
 			b.remote = append(b.remote, j)
@@ -128,6 +134,14 @@ func classify(a *Chunked, located []job) batch {
 		}
 	}
 	return b
+}
+
+// homer is a sink that can receive a part's bytes in place.
+type homer interface {
+	// home returns where the elements of part job j, n bytes stored, land
+	// in the output when they land there as one run in stored order; nil
+	// otherwise.
+	home(j job, n int64) []byte
 }
 
 // partJob turns j, for a raw chunk, into a job for the elements its plan

@@ -43,6 +43,9 @@ func (s *byteSink) do(j job) error {
 		if pooled {
 			defer putScratch(raw)
 		}
+		if j.home != nil && len(raw) > 0 && &raw[0] == &j.home[0] {
+			return nil // the fetcher read the part into place
+		}
 		scatterFrom(j.plan, s.out, raw, j.lo, is)
 		return nil
 	}
@@ -58,6 +61,26 @@ func (s *byteSink) do(j job) error {
 	defer putScratch(chunk)
 	scatter(j.plan, s.out, chunk, is)
 	return nil
+}
+
+// home returns where part job j's elements land in the output when they
+// land there as one run, in stored order, and all n stored bytes are there
+// (a short chunk's are padded instead).
+func (s *byteSink) home(j job, n int64) []byte {
+	is := s.a.ItemSize
+	span := j.hi - j.lo
+	if n != int64(span*is) || j.plan.Len() != span {
+		return nil
+	}
+	at, ok := 0, false
+	j.plan.Runs(func(src, dst, m int) bool {
+		at, ok = dst, src == j.lo && m == span
+		return false
+	})
+	if !ok {
+		return nil
+	}
+	return s.out[at*is : (at+span)*is] // capacity on: the fetcher checks adjacency
 }
 
 // partBytes returns the elements j's plan spans, from a fetched part of a

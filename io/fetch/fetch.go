@@ -25,6 +25,13 @@ var ErrTooLarge = errors.New("fetch: range too large")
 type Range struct {
 	Src      source.Source
 	Off, Len int64
+	// Dst, when not nil, is where the caller wants the bytes: exactly Len
+	// bytes. When the ranges read together (coalesced into one request)
+	// all have a Dst and their Dsts lie back to back in one array, in
+	// the order of the ranges and with no gap between the ranges, the
+	// bytes are read straight into them and delivered as Dst itself;
+	// otherwise they are delivered as usual and the caller copies.
+	Dst []byte
 }
 
 // Error reports the failure of one read or delivery, naming the source and
@@ -194,6 +201,8 @@ func (f *Fetcher) validate(ranges []Range) error {
 			return &Error{Source: r.Src.Name(), Off: r.Off, Len: r.Len, Err: fmt.Errorf("range %d: negative offset or length", i)}
 		case r.Len > math.MaxInt64-r.Off:
 			return &Error{Source: r.Src.Name(), Off: r.Off, Len: r.Len, Err: fmt.Errorf("range %d: end overflows", i)}
+		case r.Dst != nil && int64(len(r.Dst)) != r.Len:
+			return &Error{Source: r.Src.Name(), Off: r.Off, Len: r.Len, Err: fmt.Errorf("range %d: Dst holds %d bytes", i, len(r.Dst))}
 		case r.Len > f.maxRange:
 			return &Error{Source: r.Src.Name(), Off: r.Off, Len: r.Len, Err: fmt.Errorf("range %d: %w: %d bytes, limit %d", i, ErrTooLarge, r.Len, f.maxRange)}
 		}
@@ -211,6 +220,29 @@ type run struct {
 
 	first atomic.Pointer[error]
 	arena arena // used by the dispatching goroutine only
+}
+
+// home returns the callers' memory that block b can be read into: the Dsts
+// of its members when they lie back to back in one array in the block's
+// order, with no gap or overlap; nil otherwise.
+func (r *run) home(b *block) []byte {
+	var next int64
+	var prev []byte
+	for k, m := range b.members {
+		d := r.ranges[m.i].Dst
+		if d == nil || m.shared || m.rel != next {
+			return nil
+		}
+		if k > 0 && (cap(prev) == len(prev) || &prev[:len(prev)+1][len(prev)] != &d[0]) {
+			return nil
+		}
+		prev, next = d, m.rel+m.len
+	}
+	first := r.ranges[b.members[0].i].Dst
+	if next != b.len || int64(cap(first)) < b.len {
+		return nil
+	}
+	return first[:b.len:b.len]
 }
 
 // arena hands out the buffers of one Fetch's blocks. A batch of many
@@ -274,7 +306,10 @@ func (r *run) start(ctx context.Context, b *block, part int64) bool {
 		r.fail(err)
 		return false
 	}
-	buf := r.arena.alloc(b.len)
+	buf := r.home(b)
+	if buf == nil {
+		buf = r.arena.alloc(b.len)
+	}
 	st := &blockRun{b: b, buf: buf, weight: weight}
 	st.pending.Store(1) // the dispatcher's own token, dropped below
 	ok := true

@@ -64,7 +64,7 @@ func TestFetchBytes(t *testing.T) {
 func TestFetchOwnership(t *testing.T) {
 	file := readFixture(t)
 	src := source.NewBytes("f", file)
-	rs := []Range{{src, 100, 50}, {src, 100, 50}, {src, 120, 10}, {src, 150, 10}, {src, 160, 5}, {src, 90, 200}}
+	rs := []Range{{Src: src, Off: 100, Len: 50}, {Src: src, Off: 100, Len: 50}, {Src: src, Off: 120, Len: 10}, {Src: src, Off: 150, Len: 10}, {Src: src, Off: 160, Len: 5}, {Src: src, Off: 90, Len: 200}}
 	f, _ := New()
 	c := newCollector()
 	if err := f.Fetch(context.Background(), rs, func(i int, d []byte) error {
@@ -103,15 +103,15 @@ func TestFetchCoalesces(t *testing.T) {
 		{"1000 adjacent", nil, func(s source.Source) []Range { return grid(s, 1000, 1000, 1000) }, 4},
 		{"1000 adjacent, serial", []Option{WithConcurrency(1)}, func(s source.Source) []Range { return grid(s, 1000, 1000, 1000) }, 1},
 		{"1000 adjacent, big min part", []Option{WithMinPartSize(1 << 20)}, func(s source.Source) []Range { return grid(s, 1000, 1000, 1000) }, 1},
-		{"one large range", []Option{WithMinPartSize(1000)}, func(s source.Source) []Range { return []Range{{s, 0, 1_280_000}} }, 64},
+		{"one large range", []Option{WithMinPartSize(1000)}, func(s source.Source) []Range { return []Range{{Src: s, Off: 0, Len: 1_280_000}} }, 64},
 		{"1000 adjacent, parts", []Option{WithPartSize(250_000)}, func(s source.Source) []Range { return grid(s, 1000, 1000, 1000) }, 4},
 		{"gaps under max", nil, func(s source.Source) []Range { return grid(s, 100, 100, 1000) }, 1},
 		{"gaps over max", []Option{WithMaxGap(899)}, func(s source.Source) []Range { return grid(s, 100, 100, 1000) }, 100},
 		{"merge cap", []Option{WithMaxMerged(10_000)}, func(s source.Source) []Range { return grid(s, 1000, 1000, 1000) }, 100},
 		{"duplicates", nil, func(s source.Source) []Range {
-			return []Range{{s, 10, 10}, {s, 10, 10}, {s, 10, 10}}
+			return []Range{{Src: s, Off: 10, Len: 10}, {Src: s, Off: 10, Len: 10}, {Src: s, Off: 10, Len: 10}}
 		}, 1},
-		{"empty only", nil, func(s source.Source) []Range { return []Range{{s, 10, 0}, {s, 1 << 40, 0}} }, 0},
+		{"empty only", nil, func(s source.Source) []Range { return []Range{{Src: s, Off: 10, Len: 0}, {Src: s, Off: 1 << 40, Len: 0}} }, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,19 +159,19 @@ func TestFetchErrors(t *testing.T) {
 		is      error
 		text    string
 	}{
-		{"read error", append(grid(bad, 50, 100, 1000), Range{bad, 5000, 10}), nil, errBroken, "mem bytes ["},
-		{"past end", []Range{{mem, int64(len(file)) - 5, 10}}, nil, io.ErrUnexpectedEOF, "mem"},
+		{"read error", append(grid(bad, 50, 100, 1000), Range{Src: bad, Off: 5000, Len: 10}), nil, errBroken, "mem bytes ["},
+		{"past end", []Range{{Src: mem, Off: int64(len(file)) - 5, Len: 10}}, nil, io.ErrUnexpectedEOF, "mem"},
 		{"deliver error", grid(mem, 10, 10, 10), func(i int, _ []byte) error {
 			if i == 3 {
 				return errDeliver
 			}
 			return nil
 		}, errDeliver, "mem bytes [30, 40)"},
-		{"negative offset", []Range{{mem, -1, 4}}, nil, nil, "negative"},
-		{"negative length", []Range{{mem, 1, -4}}, nil, nil, "negative"},
-		{"nil source", []Range{{nil, 1, 4}}, nil, nil, "nil source"},
-		{"overflow", []Range{{mem, 1 << 62, 1<<63 - 1}}, nil, nil, "overflows"},
-		{"too large", []Range{{mem, 0, DefaultMaxRange + 1}}, nil, ErrTooLarge, "limit"},
+		{"negative offset", []Range{{Src: mem, Off: -1, Len: 4}}, nil, nil, "negative"},
+		{"negative length", []Range{{Src: mem, Off: 1, Len: -4}}, nil, nil, "negative"},
+		{"nil source", []Range{{Src: nil, Off: 1, Len: 4}}, nil, nil, "nil source"},
+		{"overflow", []Range{{Src: mem, Off: 1 << 62, Len: 1<<63 - 1}}, nil, nil, "overflows"},
+		{"too large", []Range{{Src: mem, Off: 0, Len: DefaultMaxRange + 1}}, nil, ErrTooLarge, "limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -82,7 +82,7 @@ func TestFetchHTTP404(t *testing.T) {
 	good := httpSource(t, srv.URL+"/f.h5")
 	gone := httpSource(t, srv.URL+"/gone.h5")
 	f, _ := New()
-	rs := append(grid(good, 100, 10, 10_000), Range{gone, 0, 10})
+	rs := append(grid(good, 100, 10, 10_000), Range{Src: gone, Off: 0, Len: 10})
 	err := f.Fetch(context.Background(), rs, func(int, []byte) error { return nil })
 	var he *source.HTTPError
 	if !errors.As(err, &he) || he.Status != 404 || he.URL != srv.URL+"/gone.h5" {

@@ -1,0 +1,89 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/lindigo/lindi/io/source"
+)
+
+// TestFetchDst checks Range.Dst: ranges read together whose Dsts lie back
+// to back are read straight into them and delivered as Dst; any other
+// layout is delivered as usual, leaving Dst alone, and every delivery holds
+// the range's bytes.
+func TestFetchDst(t *testing.T) {
+	file := readFixture(t)
+	src := source.NewBytes("f", file)
+	out := make([]byte, 4000)
+	const mark = 0xA5
+	cases := []struct {
+		name   string
+		ranges func() []Range
+		home   []bool // whether range i must arrive in its Dst
+	}{
+		{"back to back", func() []Range {
+			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 150, Len: 70, Dst: out[50:120]}, {Src: src, Off: 220, Len: 30, Dst: out[120:150]}}
+		}, []bool{true, true, true}},
+		{"split in parts", func() []Range {
+			return []Range{{Src: src, Off: 0, Len: 3000, Dst: out[500:3500]}}
+		}, []bool{true}},
+		{"gap in the file", func() []Range {
+			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 160, Len: 50, Dst: out[50:100]}}
+		}, []bool{false, false}},
+		{"gap in memory", func() []Range {
+			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 150, Len: 50, Dst: out[51:101]}}
+		}, []bool{false, false}},
+		{"out of order in memory", func() []Range {
+			return []Range{{Src: src, Off: 150, Len: 50, Dst: out[0:50]}, {Src: src, Off: 100, Len: 50, Dst: out[50:100]}}
+		}, []bool{false, false}},
+		{"one without Dst", func() []Range {
+			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 150, Len: 50}}
+		}, []bool{false, false}},
+		{"overlapping ranges", func() []Range {
+			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 120, Len: 50, Dst: out[50:100]}}
+		}, []bool{false, false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for i := range out {
+				out[i] = mark
+			}
+			rs := c.ranges()
+			f, err := New(WithMinPartSize(1000), WithMaxGap(64))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			got := map[int][]byte{}
+			err = f.Fetch(context.Background(), rs, func(i int, d []byte) error {
+				mu.Lock()
+				defer mu.Unlock()
+				got[i] = d
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range rs {
+				want := file[r.Off : r.Off+r.Len]
+				if !bytes.Equal(got[i], want) {
+					t.Fatalf("range %d: wrong bytes", i)
+				}
+				inDst := r.Dst != nil && &got[i][0] == &r.Dst[0]
+				if inDst != c.home[i] {
+					t.Errorf("range %d delivered in its Dst: %v, want %v", i, inDst, c.home[i])
+				}
+				if !c.home[i] && r.Dst != nil && bytes.Count(r.Dst, []byte{mark}) != len(r.Dst) {
+					t.Fatalf("range %d: Dst written though delivered elsewhere", i)
+				}
+			}
+		})
+	}
+	f, _ := New()
+	err := f.Fetch(context.Background(), []Range{{Src: src, Off: 0, Len: 10, Dst: out[:9]}}, func(int, []byte) error { return nil })
+	if err == nil {
+		t.Error("a Dst of the wrong length was accepted")
+	}
+}
