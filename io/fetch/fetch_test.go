@@ -111,7 +111,9 @@ func TestFetchCoalesces(t *testing.T) {
 		{"duplicates", nil, func(s source.Source) []Range {
 			return []Range{{Src: s, Off: 10, Len: 10}, {Src: s, Off: 10, Len: 10}, {Src: s, Off: 10, Len: 10}}
 		}, 1},
-		{"empty only", nil, func(s source.Source) []Range { return []Range{{Src: s, Off: 10, Len: 0}, {Src: s, Off: 1 << 40, Len: 0}} }, 0},
+		{"empty only", nil, func(s source.Source) []Range {
+			return []Range{{Src: s, Off: 10, Len: 0}, {Src: s, Off: 1 << 40, Len: 0}}
+		}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
