@@ -363,42 +363,146 @@ func checkMembers(top map[string]json.RawMessage) error {
 }
 
 // rawMembers finds the "refs" object of the document and returns its members
-// as slices of orig (clean is orig with non-finite tokens replaced in place).
+// as slices of orig (clean is orig with non-finite tokens replaced in place,
+// and valid JSON: parseDoc decoded it). It scans the bytes itself: a
+// json.Decoder taking the refs one token at a time cost most of the time of
+// opening a remote LINDI file.
 func rawMembers(orig, clean []byte) (map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(clean))
-	if _, err := dec.Token(); err != nil { // the document's '{'
+	var refs map[string]json.RawMessage
+	top := skipSpace(clean, 0)
+	_, err := eachMember(clean, top, func(key string, vs, ve int) error {
+		if key != "refs" {
+			return nil // a repeated "refs": the last wins, as in json.Unmarshal
+		}
+		if clean[vs] != '{' {
+			return fmt.Errorf("not an object")
+		}
+		refs = map[string]json.RawMessage{}
+		_, err := eachMember(clean, vs, func(k string, s, e int) error {
+			refs[k] = json.RawMessage(orig[s:e:e])
+			return nil
+		})
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		if tok != "refs" {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-			return nil, fmt.Errorf("not an object")
-		}
-		refs := map[string]json.RawMessage{}
-		for dec.More() {
-			key, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, err
-			}
-			end := int(dec.InputOffset())
-			start := end - len(skip)
-			refs[key.(string)] = orig[start:end:end]
-		}
-		return refs, nil
+	if refs == nil {
+		return nil, fmt.Errorf("missing")
 	}
-	return nil, fmt.Errorf("missing")
+	return refs, nil
+}
+
+// errScan reports JSON that the scanner cannot follow; parseDoc validated
+// the document first, so it means a bug rather than bad input.
+var errScan = errors.New("malformed JSON")
+
+// eachMember calls fn with each member of the JSON object starting at b[i]
+// (its key, and the start and end of its value) and returns the offset
+// after the object.
+func eachMember(b []byte, i int, fn func(key string, vs, ve int) error) (int, error) {
+	if i >= len(b) || b[i] != '{' {
+		return 0, errScan
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for i < len(b) {
+		ke := skipString(b, i)
+		if ke < 0 {
+			return 0, errScan
+		}
+		key := string(b[i+1 : ke-1])
+		if bytes.IndexByte(b[i:ke], '\\') >= 0 {
+			if err := json.Unmarshal(b[i:ke], &key); err != nil {
+				return 0, err
+			}
+		}
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return 0, errScan
+		}
+		vs := skipSpace(b, i+1)
+		ve := skipValue(b, vs)
+		if ve < 0 {
+			return 0, errScan
+		}
+		if err := fn(key, vs, ve); err != nil {
+			return 0, err
+		}
+		i = skipSpace(b, ve)
+		if i >= len(b) {
+			break
+		}
+		switch b[i] {
+		case '}':
+			return i + 1, nil
+		case ',':
+			i = skipSpace(b, i+1)
+		default:
+			return 0, errScan
+		}
+	}
+	return 0, errScan
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the offset after the string starting at b[i], or -1.
+func skipString(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the offset after the JSON value starting at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e := skipString(b, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+	}
+	return len(b)
 }
