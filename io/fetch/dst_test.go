@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lindigo/lindi/io/source"
@@ -30,8 +31,8 @@ func TestFetchDst(t *testing.T) {
 			return []Range{{Src: src, Off: 0, Len: 3000, Dst: out[500:3500]}}
 		}, []bool{true}},
 		{"gap in the file", func() []Range {
-			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 160, Len: 50, Dst: out[50:100]}}
-		}, []bool{false, false}},
+			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 160, Len: 50, Dst: out[50:100]}, {Src: src, Off: 210, Len: 5, Dst: out[100:105]}}
+		}, []bool{true, true, true}},
 		{"gap in memory", func() []Range {
 			return []Range{{Src: src, Off: 100, Len: 50, Dst: out[0:50]}, {Src: src, Off: 150, Len: 50, Dst: out[51:101]}}
 		}, []bool{false, false}},
@@ -86,4 +87,41 @@ func TestFetchDst(t *testing.T) {
 	if err == nil {
 		t.Error("a Dst of the wrong length was accepted")
 	}
+}
+
+// TestSplitAtGapsBound checks that splitting blocks at gaps for Dst never
+// makes a batch take more reads than the fetcher keeps in flight.
+func TestSplitAtGapsBound(t *testing.T) {
+	file := readFixture(t)
+	src := &countingSource{Source: source.NewBytes("f", file)}
+	out := make([]byte, 300)
+	rs := []Range{
+		{Src: src, Off: 0, Len: 50, Dst: out[0:50]},
+		{Src: src, Off: 60, Len: 50, Dst: out[50:100]},
+		{Src: src, Off: 120, Len: 50, Dst: out[100:150]},
+		{Src: src, Off: 180, Len: 50, Dst: out[150:200]},
+	}
+	for _, c := range []struct{ conc, reads int }{{1, 1}, {2, 1}, {4, 4}, {8, 4}} {
+		src.n.Store(0)
+		f, err := New(WithConcurrency(c.conc), WithMaxGap(64))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Fetch(context.Background(), rs, func(int, []byte) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got := int(src.n.Load()); got != c.reads {
+			t.Errorf("concurrency %d: %d reads, want %d", c.conc, got, c.reads)
+		}
+	}
+}
+
+type countingSource struct {
+	source.Source
+	n atomic.Int64
+}
+
+func (c *countingSource) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
+	c.n.Add(1)
+	return c.Source.ReadAt(ctx, p, off)
 }

@@ -178,12 +178,15 @@ func (f *Fetcher) Fetch(ctx context.Context, ranges []Range, deliver func(i int,
 	sz := f.sizeFor(total)
 	blocks := f.plan(misses, sz)
 	for _, b := range blocks {
-		run.arena.left += b.len
-	}
-	for _, b := range blocks {
 		for k := range b.members {
 			b.members[k].i = missIdx[b.members[k].i]
 		}
+	}
+	blocks = run.splitAtGaps(blocks)
+	for _, b := range blocks {
+		run.arena.left += b.len
+	}
+	for _, b := range blocks {
 		if !run.start(ctx, b, sz.part) {
 			break
 		}
@@ -220,6 +223,48 @@ type run struct {
 
 	first atomic.Pointer[error]
 	arena arena // used by the dispatching goroutine only
+}
+
+// splitAtGaps splits a block whose members all have a Dst at the gaps
+// between them, so that each piece can be read in place, as long as the
+// batch still takes no more reads than the fetcher keeps in flight: the
+// pieces cost requests, not round trips.
+func (r *run) splitAtGaps(blocks []*block) []*block {
+	spare := r.f.concurrency - len(blocks)
+	if spare <= 0 {
+		return blocks
+	}
+	out := make([]*block, 0, len(blocks))
+	for _, b := range blocks {
+		pieces := r.pieces(b)
+		if len(pieces) < 2 || len(pieces)-1 > spare {
+			out = append(out, b)
+			continue
+		}
+		spare -= len(pieces) - 1
+		out = append(out, pieces...)
+	}
+	return out
+}
+
+// pieces returns the runs of b's members between gaps, as blocks, when
+// every member has a Dst and none overlaps another; nil otherwise.
+func (r *run) pieces(b *block) []*block {
+	var out []*block
+	var cur *block
+	for _, m := range b.members {
+		if r.ranges[m.i].Dst == nil || m.shared {
+			return nil
+		}
+		if cur == nil || m.rel > cur.off-b.off+cur.len {
+			cur = &block{src: b.src, off: b.off + m.rel}
+			out = append(out, cur)
+		}
+		rel := b.off + m.rel - cur.off
+		cur.len = max(cur.len, rel+m.len)
+		cur.members = append(cur.members, member{i: m.i, rel: rel, len: m.len})
+	}
+	return out
 }
 
 // home returns the callers' memory that block b can be read into: the Dsts
