@@ -302,7 +302,7 @@ type arena struct {
 // Arenas are used for batches of at least minArena bytes and hold at most
 // maxArena bytes each.
 const (
-	minArena = 8 << 20
+	minArena = 4 << 20
 	maxArena = 64 << 20
 )
 
