@@ -24,12 +24,15 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/metrics"
 	"syscall"
 
+	"github.com/lindigo/lindi/io/fetch"
 	"github.com/lindigo/lindi/io/source"
 )
 
 func main() {
+	tuneGC()
 	// Writes to a closed stdout then fail with EPIPE, which run treats as
 	// the end of the output, instead of killing the process.
 	signal.Ignore(syscall.SIGPIPE)
@@ -144,3 +147,37 @@ func version() string {
 type helpRequest struct{ text string }
 
 func (h *helpRequest) Error() string { return "help requested" }
+
+// tuneGC spaces out garbage collections in a process that reads and exits:
+// at the default pace a small read collected two or three times, 5-10% of
+// its time. Unless GOGC or GOMEMLIMIT says otherwise, the heap may grow to
+// five times what is live between collections (GOGC=400); readUnderLimit
+// goes further for the read itself.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(400)
+	}
+}
+
+// readUnderLimit turns the collector off for a read of n bytes, with a
+// memory limit as the safety net: what is on the heap now, twice the read
+// (its output, and its fetched and scratch buffers) and the fetcher's
+// bytes-in-flight budget. The collector runs only if the read allocates
+// past that, and then finds garbage to reclaim: the limit is above what can
+// be live. GOGC or GOMEMLIMIT in the environment leave it alone.
+func readUnderLimit(n int64) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	limit := int64(s[0].Value.Uint64()) + 2*n + fetch.DefaultBudget + 64<<20
+	if limit < 0 {
+		return
+	}
+	debug.SetMemoryLimit(limit)
+	debug.SetGCPercent(-1)
+}
