@@ -190,3 +190,26 @@ func TestRemoteLINDIOneGET(t *testing.T) {
 		})
 	}
 }
+
+// TestSniffReadIsFirstPage checks that opening a remote HDF5 file reads its
+// first bytes once, with or without a cache of fetched ranges: the sniffing
+// read is the first metadata page.
+func TestSniffReadIsFirstPage(t *testing.T) {
+	counts := map[int64]int64{}
+	for _, cache := range []int64{0, 64 << 20} {
+		url, h := serveNWB(t, 100, 600, netsim.Config{})
+		f, err := h5.Open(ctx, url, h5.WithCacheBytes(cache))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Dataset(ctx, "acquisition/series_005/channels"); err != nil {
+			t.Fatal(err)
+		}
+		counts[cache] = h.Stats().Requests
+		f.Close()
+	}
+	t.Logf("requests: %v", counts)
+	if counts[0] != counts[64<<20] {
+		t.Errorf("%d requests without a range cache, %d with one", counts[0], counts[64<<20])
+	}
+}

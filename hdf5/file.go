@@ -38,7 +38,7 @@ func Open(ctx context.Context, src source.Source, opts ...Option) (*File, error)
 	if err := o.apply(opts); err != nil {
 		return nil, err
 	}
-	base, err := fileio.New(ctx, src, fileio.WithPageSize(o.pageSize), fileio.WithCacheBytes(o.cacheBytes))
+	base, err := fileio.New(ctx, src, fileio.WithPageSize(o.pageSize), fileio.WithCacheBytes(o.cacheBytes), fileio.WithPrefix(o.prefix))
 	if err != nil {
 		return nil, err
 	}

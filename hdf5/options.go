@@ -16,6 +16,7 @@ type options struct {
 	pageSize   int
 	cacheBytes int64
 	codecs     *codecs.Registry
+	prefix     []byte
 }
 
 // defaultOptions are the bounded defaults Open starts from.
@@ -58,6 +59,18 @@ func WithMetadataCacheBytes(n int64) Option {
 			return fmt.Errorf("hdf5: WithMetadataCacheBytes(%d): want a positive size", n)
 		}
 		o.cacheBytes = n
+		return nil
+	}
+}
+
+// WithPrefix hands Open the first bytes of the file when the caller has
+// already read them (to tell the format, say): the metadata pages they
+// cover are not read again, which saves a round trip on a remote file. b
+// must be the file's bytes from offset 0 and must not be modified
+// afterwards.
+func WithPrefix(b []byte) Option {
+	return func(o *options) error {
+		o.prefix = b
 		return nil
 	}
 }

@@ -81,6 +81,21 @@ func (c *pageCache) get(ctx context.Context, idx int64) ([]byte, error) {
 	}
 }
 
+// put caches page idx, read by someone else.
+func (c *pageCache) put(idx int64, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pages[idx]; ok {
+		return
+	}
+	c.pages[idx] = c.lru.PushFront(&page{idx: idx, data: data})
+	for c.lru.Len() > c.maxPages {
+		old := c.lru.Back()
+		c.lru.Remove(old)
+		delete(c.pages, old.Value.(*page).idx)
+	}
+}
+
 func (c *pageCache) finish(idx int64, cl *call) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -51,6 +51,7 @@ type Option func(*config) error
 type config struct {
 	pageSize   int
 	cacheBytes int64
+	prefix     []byte
 }
 
 // WithPageSize sets the cache page size in bytes: a power of two from
@@ -61,6 +62,17 @@ func WithPageSize(n int) Option {
 			return fmt.Errorf("hdf5: page size %d: want a power of two from 512 to 16 MiB", n)
 		}
 		c.pageSize = n
+		return nil
+	}
+}
+
+// WithPrefix hands New the first bytes of the file, already read (the
+// sniffing read of a caller that looked at the file first): the pages they
+// cover wholly are cached at once instead of read again. b must not be
+// modified afterwards.
+func WithPrefix(b []byte) Option {
+	return func(c *config) error {
+		c.prefix = b
 		return nil
 	}
 }
@@ -122,6 +134,14 @@ func New(ctx context.Context, src Source, opts ...Option) (*Reader, error) {
 	}
 	r := &Reader{src: src, size: size, stats: new(counters)}
 	r.cache = newPageCache(c.pageSize, int(c.cacheBytes/int64(c.pageSize)), r.stats, r.fetchPage)
+	ps := int64(c.pageSize)
+	for pg := int64(0); pg < int64(r.cache.maxPages); pg++ {
+		end := min((pg+1)*ps, size)
+		if pg*ps >= end || end > int64(len(c.prefix)) {
+			break
+		}
+		r.cache.put(pg, c.prefix[pg*ps:end:end])
+	}
 	return r, nil
 }
 
