@@ -125,3 +125,22 @@ func (c *countingSource) ReadAt(ctx context.Context, p []byte, off int64) (int, 
 	c.n.Add(1)
 	return c.Source.ReadAt(ctx, p, off)
 }
+
+// TestLayoutFitsSlots checks that splitting ranges in parts does not make a
+// batch take more reads than the fetcher keeps in flight, which would cost
+// the reads past the slots a round trip.
+func TestLayoutFitsSlots(t *testing.T) {
+	file := make([]byte, 3*100_000)
+	src := &countingSource{Source: source.NewBytes("f", file)}
+	rs := []Range{{Src: src, Off: 0, Len: 100_000}, {Src: src, Off: 100_000, Len: 100_000}, {Src: src, Off: 200_000, Len: 100_000}}
+	f, err := New(WithConcurrency(8), WithMinPartSize(1000), WithMaxGap(0), WithMaxMerged(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Fetch(context.Background(), rs, func(int, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n := src.n.Load(); n > 8 || n < 3 {
+		t.Errorf("%d reads for 3 ranges and 8 slots", n)
+	}
+}

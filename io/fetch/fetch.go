@@ -175,8 +175,7 @@ func (f *Fetcher) Fetch(ctx context.Context, ranges []Range, deliver func(i int,
 		missIdx = append(missIdx, i)
 		total += r.Len
 	}
-	sz := f.sizeFor(total)
-	blocks := f.plan(misses, sz)
+	sz, blocks := f.layout(misses, total)
 	for _, b := range blocks {
 		for k := range b.members {
 			b.members[k].i = missIdx[b.members[k].i]

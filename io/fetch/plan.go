@@ -36,6 +36,31 @@ func (f *Fetcher) sizeFor(total int64) sizing {
 	return sizing{merge: min(f.maxMerged, part), part: part}
 }
 
+// layout plans a batch of total bytes and sizes its reads so that, where
+// the part size allows, it takes no more reads than the fetcher keeps in
+// flight: splitting every range at total/concurrency bytes rounds up per
+// range, and ten 3 MB ranges became 70 reads for 64 slots, so that the last
+// six waited a round trip for a slot.
+func (f *Fetcher) layout(ranges []Range, total int64) (sizing, []*block) {
+	sz := f.sizeFor(total)
+	blocks := f.plan(ranges, sz)
+	for sz.part < f.partSize && reads(blocks, sz.part) > f.concurrency {
+		sz.part = min(sz.part+sz.part/4+1, f.partSize)
+		sz.merge = min(f.maxMerged, sz.part)
+		blocks = f.plan(ranges, sz)
+	}
+	return sz, blocks
+}
+
+// reads counts the reads of blocks split in parts of at most part bytes.
+func reads(blocks []*block, part int64) int {
+	n := 0
+	for _, b := range blocks {
+		n += int((b.len + part - 1) / part)
+	}
+	return n
+}
+
 // plan groups the non-empty ranges by source, sorts each group by offset and
 // coalesces neighbours into blocks.
 func (f *Fetcher) plan(ranges []Range, sz sizing) []*block {
