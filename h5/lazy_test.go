@@ -213,3 +213,29 @@ func TestSniffReadIsFirstPage(t *testing.T) {
 		t.Errorf("%d requests without a range cache, %d with one", counts[0], counts[64<<20])
 	}
 }
+
+// TestSmallDataFromMetadataPages checks that reading a small contiguous
+// dataset whose bytes lie in a metadata page already read costs no request.
+func TestSmallDataFromMetadataPages(t *testing.T) {
+	url, h := serveNWB(t, 100, 600, netsim.Config{})
+	f, err := h5.Open(ctx, url, h5.WithCacheBytes(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "acquisition/series_050/channels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h.Stats().Requests
+	got, err := h5.Read[int64](ctx, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := got.Data; len(v) != 8 || v[7] != 7 {
+		t.Fatalf("channels = %v", v)
+	}
+	if n := h.Stats().Requests - before; n != 0 {
+		t.Errorf("the read took %d requests, want 0: its bytes came with the metadata", n)
+	}
+}

@@ -80,6 +80,12 @@ func (f *File) Name() string { return f.r.Name() }
 // a Locator locates (its offsets are offsets in Source).
 func (f *File) Source() source.Source { return f.r.Source() }
 
+// Cached returns the n bytes at absolute offset off (a Chunk's Off and Len)
+// when the metadata cache holds them, without I/O: small raw data next to
+// the metadata that describes it arrives with it. The slice is shared and
+// must not be modified.
+func (f *File) Cached(off, n int64) ([]byte, bool) { return f.r.Cached(off, n) }
+
 // Base returns the absolute file offset that HDF5 addresses (such as
 // Addr of an object) are relative to; usually 0. A Locator's offsets
 // already include it.

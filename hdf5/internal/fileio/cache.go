@@ -81,6 +81,18 @@ func (c *pageCache) get(ctx context.Context, idx int64) ([]byte, error) {
 	}
 }
 
+// peek returns page idx when it is cached, without fetching it.
+func (c *pageCache) peek(idx int64) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.pages[idx]
+	if !ok {
+		return nil, false
+	}
+	c.lru.MoveToFront(e)
+	return e.Value.(*page).data, true
+}
+
 // put caches page idx, read by someone else.
 func (c *pageCache) put(idx int64, data []byte) {
 	c.mu.Lock()

@@ -169,6 +169,23 @@ func (r *Reader) Size() int64 { return r.size }
 // Name returns the name of the underlying source.
 func (r *Reader) Name() string { return r.src.Name() }
 
+// Cached returns the n bytes at absolute offset off when they lie in one
+// page of the cache, without I/O; the slice is shared and must not be
+// modified.
+func (r *Reader) Cached(off, n int64) ([]byte, bool) {
+	ps := int64(r.cache.pageSize)
+	if off < 0 || n <= 0 || off/ps != (off+n-1)/ps {
+		return nil, false
+	}
+	p, ok := r.cache.peek(off / ps)
+	at := off - off/ps*ps
+	if !ok || at+n > int64(len(p)) {
+		return nil, false
+	}
+	r.stats.hits.Add(1)
+	return p[at : at+n : at+n], true
+}
+
 // Source returns the underlying source, for reading chunk data outside
 // the metadata cache.
 func (r *Reader) Source() Source { return r.src }

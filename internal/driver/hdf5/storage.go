@@ -253,13 +253,14 @@ func Chunked(ctx context.Context, hd *hdf5.Dataset, dims []int, fill []byte, nam
 	return &engine.Chunked{
 		Shape: dims, Chunks: slices.Clone(loc.Grid()), ItemSize: int(hd.Datatype().Size),
 		Fill: fill, Name: name, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
-		Locator: &locator{loc: loc, src: hd.File().Source()},
+		Locator: &locator{loc: loc, hf: hd.File(), src: hd.File().Source()},
 	}, nil
 }
 
 // locator hands the engine the chunks an hdf5.Locator finds in the file.
 type locator struct {
 	loc *hdf5.Locator
+	hf  *hdf5.File
 	src source.Source
 }
 
@@ -270,7 +271,13 @@ func (l *locator) Locate(ctx context.Context, coords []int) (engine.Chunk, error
 	}
 	out := engine.Chunk{Data: c.Data, Missing: c.Missing, Pipeline: c.Pipeline}
 	if c.Data == nil && !c.Missing {
-		out.Src, out.Off, out.Len = l.src, c.Off, c.Len
+		// Small data beside its metadata is often in a page read
+		// already: a round trip saved.
+		if b, ok := l.hf.Cached(c.Off, c.Len); ok {
+			out.Data = b
+		} else {
+			out.Src, out.Off, out.Len = l.src, c.Off, c.Len
+		}
 	}
 	return out, nil
 }
