@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lindigo/lindi/io/source"
 )
@@ -32,6 +33,7 @@ type LINDI struct {
 	refs    map[string]json.RawMessage
 	tmpl    map[string]string
 	nodes   map[string][]string // directory → sorted child node names
+	urls    sync.Map            // a ref's URL → its resolved (resolveURL)
 }
 
 // Members locates the members of the container a LINDI document was read
@@ -166,37 +168,119 @@ func inlineBytes(str string) ([]byte, error) {
 }
 
 func (s *LINDI) rangeRef(ctx context.Context, raw json.RawMessage) (Value, error) {
+	u, v, ok := fastRange(raw)
+	if !ok {
+		var err error
+		if u, v, err = slowRange(raw); err != nil {
+			return Value{}, err
+		}
+	}
+	url, err := s.resolveURL(u)
+	if err != nil {
+		return Value{}, err
+	}
+	if name, ok := strings.CutPrefix(url, "./"); ok && s.members != nil {
+		return s.member(ctx, name, v)
+	}
+	v.URL = url
+	return v, nil
+}
+
+// resolveURL expands the templates of a ref's URL and resolves it against
+// the document's location, once per distinct URL: the chunks of an array
+// share one (a template such as {{u1}}), and resolving it for each of
+// thousands of chunks was most of the time of locating them.
+func (s *LINDI) resolveURL(u string) (string, error) {
+	if r, ok := s.urls.Load(u); ok {
+		res := r.(resolved)
+		return res.url, res.err
+	}
+	url, err := s.substitute(u)
+	if err == nil && !(strings.HasPrefix(url, "./") && s.members != nil) {
+		url, err = s.base.resolve(url) // a member ("./…") is looked up by rangeRef
+	}
+	s.urls.Store(u, resolved{url, err})
+	return url, err
+}
+
+// resolved is a URL resolved by resolveURL, or why it could not be.
+type resolved struct {
+	url string
+	err error
+}
+
+// fastRange parses the common form of a range ref, ["url", offset, length]
+// with a plain ASCII string and plain non-negative integers, without
+// encoding/json; ok is false for anything else, which slowRange parses.
+func fastRange(raw []byte) (u string, v Value, ok bool) {
+	i := skipSpace(raw, 1) // raw[0] is '['
+	if i >= len(raw) || raw[i] != '"' {
+		return "", Value{}, false
+	}
+	j := i + 1
+	for j < len(raw) && raw[j] != '"' {
+		if raw[j] == '\\' || raw[j] < 0x20 || raw[j] >= 0x80 {
+			return "", Value{}, false
+		}
+		j++
+	}
+	if j >= len(raw) {
+		return "", Value{}, false
+	}
+	u = string(raw[i+1 : j])
+	var nums [2]int64
+	k := j + 1
+	for n := range nums {
+		k = skipSpace(raw, k)
+		if k >= len(raw) || raw[k] != ',' {
+			return "", Value{}, false
+		}
+		k = skipSpace(raw, k+1)
+		start := k
+		var x int64
+		for k < len(raw) && raw[k] >= '0' && raw[k] <= '9' {
+			if x > (1<<63-1-9)/10 {
+				return "", Value{}, false
+			}
+			x = x*10 + int64(raw[k]-'0')
+			k++
+		}
+		if k == start || k-start > 1 && raw[start] == '0' {
+			return "", Value{}, false
+		}
+		nums[n] = x
+	}
+	k = skipSpace(raw, k)
+	if k+1 != len(raw) || raw[k] != ']' {
+		return "", Value{}, false
+	}
+	return u, Value{Off: nums[0], Len: nums[1]}, true
+}
+
+// slowRange parses a range ref with encoding/json: [url] or [url, offset,
+// length].
+func slowRange(raw json.RawMessage) (string, Value, error) {
 	var parts []json.RawMessage
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return Value{}, fmt.Errorf("%w: %v", ErrFormat, err)
+		return "", Value{}, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	if len(parts) != 1 && len(parts) != 3 {
-		return Value{}, fmt.Errorf("%w: a range ref is [url] or [url, offset, length], got %d items", ErrFormat, len(parts))
+		return "", Value{}, fmt.Errorf("%w: a range ref is [url] or [url, offset, length], got %d items", ErrFormat, len(parts))
 	}
 	var u string
 	if err := json.Unmarshal(parts[0], &u); err != nil {
-		return Value{}, fmt.Errorf("%w: url is not a string", ErrFormat)
-	}
-	u, err := s.substitute(u)
-	if err != nil {
-		return Value{}, err
+		return "", Value{}, fmt.Errorf("%w: url is not a string", ErrFormat)
 	}
 	v := Value{Len: -1}
 	if len(parts) == 3 {
 		if err := json.Unmarshal(parts[1], &v.Off); err != nil || v.Off < 0 {
-			return Value{}, fmt.Errorf("%w: offset %s is not a non-negative integer", ErrFormat, parts[1])
+			return "", Value{}, fmt.Errorf("%w: offset %s is not a non-negative integer", ErrFormat, parts[1])
 		}
 		if err := json.Unmarshal(parts[2], &v.Len); err != nil || v.Len < 0 {
-			return Value{}, fmt.Errorf("%w: length %s is not a non-negative integer", ErrFormat, parts[2])
+			return "", Value{}, fmt.Errorf("%w: length %s is not a non-negative integer", ErrFormat, parts[2])
 		}
 	}
-	if name, ok := strings.CutPrefix(u, "./"); ok && s.members != nil {
-		return s.member(ctx, name, v)
-	}
-	if v.URL, err = s.base.resolve(u); err != nil {
-		return Value{}, err
-	}
-	return v, nil
+	return u, v, nil
 }
 
 // member locates the range v (Off, and Len or -1 for all) of the container's

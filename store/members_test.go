@@ -37,3 +37,29 @@ func FuzzRawMembers(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFastRange holds the hand parser of range refs to encoding/json: when
+// it accepts a ref, the full parser reads the same URL, offset and length.
+func FuzzFastRange(f *testing.F) {
+	f.Add([]byte(`["{{u1}}", 26243692, 6000]`))
+	f.Add([]byte(`[ "http://h/a b" ,0,1 ]`))
+	f.Add([]byte(`["x", 01, 2]`))
+	f.Add([]byte(`["\u0041", 1, 2]`))
+	f.Add([]byte(`["x", 9223372036854775807, 1]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) == 0 || raw[0] != '[' {
+			return
+		}
+		u, v, ok := fastRange(raw)
+		if !ok {
+			return
+		}
+		su, sv, err := slowRange(raw)
+		if err != nil {
+			t.Fatalf("%q: fast parse %q %d %d, encoding/json: %v", raw, u, v.Off, v.Len, err)
+		}
+		if su != u || sv.Off != v.Off || sv.Len != v.Len {
+			t.Fatalf("%q: fast parse %q %d %d, encoding/json %q %d %d", raw, u, v.Off, v.Len, su, sv.Off, sv.Len)
+		}
+	})
+}
