@@ -97,18 +97,11 @@ func (d *Dataset) readField(ctx context.Context, name string, sel selection.Sele
 	if !ok {
 		return nil, fmt.Errorf("no field %q in %s: %w", name, d.d.DType, ErrNotFound)
 	}
-	if d.d.Err != nil {
-		return nil, d.d.Err
-	}
-	st, err := d.d.Storage.Stored(ctx)
+	st, direct, err := d.direct(ctx, sel)
 	if err != nil {
 		return nil, err
 	}
-	_, pointwise, err := sel.Split(d.d.Shape)
-	if err != nil {
-		return nil, err
-	}
-	if pointwise || st.Array.Objects || st.Items != nil || st.Array.ItemSize != d.d.DType.Size {
+	if !direct || st.Array.ItemSize != d.d.DType.Size {
 		whole, err := d.read(ctx, sel)
 		if err != nil {
 			return nil, err

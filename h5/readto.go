@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/internal/hugemem"
 	"github.com/lindigo/lindi/selection"
@@ -28,18 +29,11 @@ func (d *Dataset) ReadTo(ctx context.Context, sel selection.Selection, w io.Writ
 }
 
 func (d *Dataset) readTo(ctx context.Context, sel selection.Selection, w io.Writer) ([]int, error) {
-	if d.d.Err != nil {
-		return nil, d.d.Err
-	}
-	st, err := d.d.Storage.Stored(ctx)
+	st, direct, err := d.direct(ctx, sel)
 	if err != nil {
 		return nil, err
 	}
-	_, pointwise, err := sel.Split(d.d.Shape)
-	if err != nil {
-		return nil, err
-	}
-	if pointwise || st.Array.Objects || st.Items != nil {
+	if !direct {
 		// Elements that need more than decoding, or a pointwise read:
 		// read the whole result, then write it.
 		a, err := d.read(ctx, sel)
@@ -66,6 +60,25 @@ func (d *Dataset) readTo(ctx context.Context, sel selection.Selection, w io.Writ
 		return nil, err
 	}
 	return r.Shape(), d.stream(ctx, st.Array, stored, w)
+}
+
+// direct returns the dataset's stored array and whether the engine alone
+// reads sel from it: a selection that is not pointwise, of elements that
+// need nothing after decoding (no object codec, no driver items). Other
+// reads go through Read.
+func (d *Dataset) direct(ctx context.Context, sel selection.Selection) (*driver.Stored, bool, error) {
+	if d.d.Err != nil {
+		return nil, false, d.d.Err
+	}
+	st, err := d.d.Storage.Stored(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	_, pointwise, err := sel.Split(d.d.Shape)
+	if err != nil {
+		return nil, false, err
+	}
+	return st, !pointwise && !st.Array.Objects && st.Items == nil, nil
 }
 
 // stream runs the engine's read of r in a goroutine and writes each prefix

@@ -97,9 +97,16 @@ func (c *pageCache) peek(idx int64) ([]byte, bool) {
 func (c *pageCache) put(idx int64, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.pages[idx]; ok {
-		return
+	_, cached := c.pages[idx]
+	_, fetching := c.inflight[idx]
+	if !cached && !fetching {
+		c.insert(idx, data)
 	}
+}
+
+// insert adds page idx, evicting the least recently used pages beyond
+// maxPages; c.mu is held.
+func (c *pageCache) insert(idx int64, data []byte) {
 	c.pages[idx] = c.lru.PushFront(&page{idx: idx, data: data})
 	for c.lru.Len() > c.maxPages {
 		old := c.lru.Back()
@@ -116,12 +123,7 @@ func (c *pageCache) finish(idx int64, cl *call) {
 	if cl.err != nil {
 		return
 	}
-	c.pages[idx] = c.lru.PushFront(&page{idx: idx, data: cl.data})
-	for c.lru.Len() > c.maxPages {
-		old := c.lru.Back()
-		c.lru.Remove(old)
-		delete(c.pages, old.Value.(*page).idx)
-	}
+	c.insert(idx, cl.data)
 }
 
 func isContextErr(err error) bool {
