@@ -90,7 +90,8 @@ func TestFetchDst(t *testing.T) {
 }
 
 // TestSplitAtGapsBound checks that splitting blocks at gaps for Dst never
-// makes a batch take more reads than the fetcher keeps in flight.
+// makes a batch take more reads than the fetcher keeps in flight, and that
+// a remote source's blocks are not split.
 func TestSplitAtGapsBound(t *testing.T) {
 	file := readFixture(t)
 	src := &countingSource{Source: source.NewBytes("f", file)}
@@ -121,6 +122,9 @@ type countingSource struct {
 	n atomic.Int64
 }
 
+// Local says the source is local, as the bytes it counts reads of are.
+func (c *countingSource) Local() bool { return true }
+
 func (c *countingSource) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 	c.n.Add(1)
 	return c.Source.ReadAt(ctx, p, off)
@@ -142,5 +146,27 @@ func TestLayoutFitsSlots(t *testing.T) {
 	}
 	if n := src.n.Load(); n > 8 || n < 3 {
 		t.Errorf("%d reads for 3 ranges and 8 slots", n)
+	}
+}
+
+// remoteCounting is a countingSource that is not local.
+type remoteCounting struct{ countingSource }
+
+func (c *remoteCounting) Local() bool { return false }
+
+func TestNoSplitRemote(t *testing.T) {
+	file := readFixture(t)
+	src := &remoteCounting{countingSource{Source: source.NewBytes("f", file)}}
+	out := make([]byte, 300)
+	rs := []Range{
+		{Src: src, Off: 0, Len: 50, Dst: out[0:50]},
+		{Src: src, Off: 60, Len: 50, Dst: out[50:100]},
+	}
+	f, _ := New(WithMaxGap(64))
+	if err := f.Fetch(context.Background(), rs, func(int, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n := src.n.Load(); n != 1 {
+		t.Errorf("%d reads of a remote source, want the one coalesced read", n)
 	}
 }

@@ -224,10 +224,12 @@ type run struct {
 	arena arena // used by the dispatching goroutine only
 }
 
-// splitAtGaps splits a block whose members all have a Dst at the gaps
-// between them, so that each piece can be read in place, as long as the
-// batch still takes no more reads than the fetcher keeps in flight: the
-// pieces cost requests, not round trips.
+// splitAtGaps splits a block of a local source whose members all have a
+// Dst at the gaps between them, so that each piece can be read in place, as
+// long as the batch still takes no more reads than the fetcher keeps in
+// flight. Over HTTP the pieces cost connections and server work, which
+// measured more than the copies they save (1,200 raw chunks at 20 ms:
+// 0.100 s split, 0.095 s not, medians of 15), so remote blocks stay whole.
 func (r *run) splitAtGaps(blocks []*block) []*block {
 	spare := r.f.concurrency - len(blocks)
 	if spare <= 0 {
@@ -246,9 +248,13 @@ func (r *run) splitAtGaps(blocks []*block) []*block {
 	return out
 }
 
-// pieces returns the runs of b's members between gaps, as blocks, when
-// every member has a Dst and none overlaps another; nil otherwise.
+// pieces returns the runs of b's members between gaps, as blocks, when b's
+// source is local, every member has a Dst and none overlaps another; nil
+// otherwise.
 func (r *run) pieces(b *block) []*block {
+	if !source.IsLocal(b.src) {
+		return nil
+	}
 	var out []*block
 	var cur *block
 	for _, m := range b.members {

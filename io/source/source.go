@@ -15,3 +15,19 @@ type Source interface {
 	// Name is the path or URL the source reads, for error messages.
 	Name() string
 }
+
+// IsLocal reports whether reads of s are served without a network request:
+// a local file, bytes in memory, a cache or section over one, or a source
+// that says so with a Local method. Splitting a read into several costs
+// little on such a source, and a connection and a server's work on others.
+func IsLocal(s Source) bool {
+	switch v := s.(type) {
+	case *File, *Bytes:
+		return true
+	case interface{ Local() bool }:
+		return v.Local()
+	case interface{ Unwrap() Source }:
+		return IsLocal(v.Unwrap())
+	}
+	return false
+}
