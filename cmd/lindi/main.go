@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -160,21 +161,17 @@ func tuneGC() {
 }
 
 // readUnderLimit turns the collector off for a read of n bytes, with a
-// memory limit as the safety net: what is on the heap now, twice the read
+// memory limit as the safety net: what the runtime holds now, twice the read
 // (its output, and its fetched and scratch buffers) and the fetcher's
 // bytes-in-flight budget. The collector runs only if the read allocates
 // past that, and then finds garbage to reclaim: the limit is above what can
 // be live. GOGC or GOMEMLIMIT in the environment leave it alone.
 func readUnderLimit(n int64) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || n > math.MaxInt64/4 {
+		return // an impossible read fails its size check later
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m) // runtime/metrics would cost its 0.7 ms init in every run
-	limit := int64(m.Sys) + 2*n + fetch.DefaultBudget + 64<<20
-	if limit < 0 {
-		return
-	}
-	debug.SetMemoryLimit(limit)
+	debug.SetMemoryLimit(int64(m.Sys) + 2*n + fetch.DefaultBudget + 64<<20)
 	debug.SetGCPercent(-1)
 }
