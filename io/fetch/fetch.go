@@ -2,12 +2,14 @@ package fetch
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -151,7 +153,7 @@ func (f *Fetcher) Fetch(ctx context.Context, ranges []Range, deliver func(i int,
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run := &run{f: f, ranges: ranges, deliver: deliver, cancel: cancel}
+	run := &run{f: f, ranges: ranges, deliver: deliver, cancel: cancel, local: make(chan struct{}, localReads())}
 
 	var misses []Range
 	var missIdx []int
@@ -182,6 +184,10 @@ func (f *Fetcher) Fetch(ctx context.Context, ranges []Range, deliver func(i int,
 		}
 	}
 	blocks = run.splitAtGaps(blocks)
+	// Start the blocks in the caller's order of their first range, not in
+	// file order: a file's chunks need not lie in the order of the output,
+	// and a caller writing the output as it completes waits for the first.
+	slices.SortStableFunc(blocks, func(a, b *block) int { return cmp.Compare(a.first(), b.first()) })
 	for _, b := range blocks {
 		run.arena.left += b.len
 	}
@@ -222,7 +228,16 @@ type run struct {
 
 	first atomic.Pointer[error]
 	arena arena // used by the dispatching goroutine only
+
+	// local bounds the reads of local sources in flight: they are copies
+	// from the page cache or a disk queue, not network waits, and a few
+	// at a time complete in about the order they start, which is the
+	// order of the output (a writer behind Ready waits for the first).
+	local chan struct{}
 }
+
+// localReads is how many reads of local sources a Fetch keeps in flight.
+func localReads() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 
 // splitAtGaps splits a block of a local source whose members all have a
 // Dst at the gaps between them, so that each piece can be read in place, as
@@ -270,6 +285,15 @@ func (r *run) pieces(b *block) []*block {
 		cur.members = append(cur.members, member{i: m.i, rel: rel, len: m.len})
 	}
 	return out
+}
+
+// first returns the smallest caller's index among b's members.
+func (b *block) first() int {
+	i := b.members[0].i
+	for _, m := range b.members[1:] {
+		i = min(i, m.i)
+	}
+	return i
 }
 
 // home returns the callers' memory that block b can be read into: the Dsts
@@ -360,12 +384,23 @@ func (r *run) start(ctx context.Context, b *block, part int64) bool {
 	if buf == nil {
 		buf = r.arena.alloc(b.len)
 	}
-	st := &blockRun{b: b, buf: buf, weight: weight}
+	st := &blockRun{b: b, buf: buf, weight: weight, local: source.IsLocal(b.src)}
 	st.pending.Store(1) // the dispatcher's own token, dropped below
 	ok := true
 	span := partSpan(b.len, part)
 	for s := int64(0); s < b.len; s += span {
 		p := [2]int64{s, min(s+span, b.len)}
+		if st.local {
+			select {
+			case r.local <- struct{}{}:
+			case <-ctx.Done():
+				r.fail(ctx.Err())
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
 		select {
 		case r.f.slots <- struct{}{}:
 		case <-ctx.Done():
@@ -373,6 +408,9 @@ func (r *run) start(ctx context.Context, b *block, part int64) bool {
 			ok = false
 		}
 		if !ok {
+			if st.local {
+				<-r.local
+			}
 			break
 		}
 		st.pending.Add(1)
@@ -399,6 +437,7 @@ type blockRun struct {
 	b       *block
 	buf     []byte
 	weight  int64
+	local   bool // its parts hold a slot of run.local too
 	pending atomic.Int32
 	failed  atomic.Bool
 }
@@ -413,6 +452,9 @@ func (r *run) read(ctx context.Context, st *blockRun, p [2]int64) {
 	off := st.b.off + p[0]
 	n, err := src.ReadAt(ctx, st.buf[p[0]:p[1]], off)
 	<-r.f.slots
+	if st.local {
+		<-r.local
+	}
 	if int64(n) == p[1]-p[0] && (err == nil || errors.Is(err, io.EOF)) {
 		err = nil
 	} else if err == nil || errors.Is(err, io.EOF) {
