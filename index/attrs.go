@@ -66,42 +66,43 @@ func (b *builder) scalar(ctx context.Context, v any) (any, bool, error) {
 	return nil, false, nil
 }
 
-// elements converts the flat slice of a simple dataspace's values.
+// elements converts the flat slice of a simple dataspace's values, each as
+// scalar converts it.
 func (b *builder) elements(ctx context.Context, v any) ([]any, bool, error) {
-	var out []any
+	var items []any
 	switch v := v.(type) {
 	case []int64:
-		for _, x := range v {
-			out = append(out, x)
-		}
+		items = boxed(v)
 	case []uint64:
-		for _, x := range v {
-			out = append(out, x)
-		}
+		items = boxed(v)
 	case []float64:
-		for _, x := range v {
-			out = append(out, finite(x))
-		}
+		items = boxed(v)
 	case []bool:
-		for _, x := range v {
-			out = append(out, x)
-		}
+		items = boxed(v)
 	case []string:
-		for _, x := range v {
-			out = append(out, x)
-		}
+		items = boxed(v)
 	case []hdf5.ObjectRef:
-		for _, x := range v {
-			r, err := b.reference(ctx, x)
-			if err != nil {
-				return nil, false, err
-			}
-			out = append(out, r)
-		}
+		items = boxed(v)
 	default:
 		return nil, false, nil
 	}
-	return out, true, nil
+	for i, x := range items {
+		s, ok, err := b.scalar(ctx, x)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		items[i] = s
+	}
+	return items, true, nil
+}
+
+// boxed returns the elements of v as a slice of any.
+func boxed[T any](v []T) []any {
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = x
+	}
+	return out
 }
 
 // finite spells NaN and the infinities as lindi does: strings.

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,10 +92,9 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if shape, ok := streamShape(d, sel); ok && fmtName == "npy" && *field == "" {
-		if n, ok := byteCount(shape, d.DType().Size); ok {
-			readUnderLimit(n)
-		}
+	if r, ok := streamable(d, sel); ok && fmtName == "npy" && *field == "" {
+		readUnderLimit(r.Len(), d.DType().Size)
+		shape := r.Shape()
 		// Numbers to .npy: the file is written while the chunks decode.
 		err := writeFile(*out, stdout, func(w io.Writer) error { return streamNPY(ctx, w, d, sel, shape) })
 		if bar != nil {
@@ -412,17 +410,4 @@ func elementsOf(a *h5.Array, lo, hi int) ([]any, error) {
 	}
 	size := a.DType.Size
 	return elements(&h5.Array{DType: a.DType, Shape: []int{hi - lo}, Data: a.Data[lo*size : hi*size]})
-}
-
-// byteCount returns the bytes of an array of the given shape and item size,
-// and false when that overflows.
-func byteCount(shape []int, size int) (int64, bool) {
-	n := int64(size)
-	for _, d := range shape {
-		if d != 0 && n > math.MaxInt64/int64(d) {
-			return 0, false
-		}
-		n *= int64(d)
-	}
-	return n, true
 }

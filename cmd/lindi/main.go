@@ -160,16 +160,17 @@ func tuneGC() {
 	}
 }
 
-// readUnderLimit turns the collector off for a read of n bytes, with a
-// memory limit as the safety net: what the runtime holds now, twice the read
-// (its output, and its fetched and scratch buffers) and the fetcher's
-// bytes-in-flight budget. The collector runs only if the read allocates
+// readUnderLimit turns the collector off for a read of elements of size
+// bytes each, with a memory limit as the safety net: what the runtime holds
+// now, twice the read (its output, and its fetched and scratch buffers) and
+// the fetcher's bytes-in-flight budget. The collector runs only if the read allocates
 // past that, and then finds garbage to reclaim: the limit is above what can
 // be live. GOGC or GOMEMLIMIT in the environment leave it alone.
-func readUnderLimit(n int64) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || n > math.MaxInt64/4 {
+func readUnderLimit(elements, size int) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || size > 0 && elements > math.MaxInt64/4/size {
 		return // an impossible read fails its size check later
 	}
+	n := int64(elements) * int64(size)
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m) // runtime/metrics would cost its 0.7 ms init in every run
 	debug.SetMemoryLimit(int64(m.Sys) + 2*n + fetch.DefaultBudget + 64<<20)

@@ -37,10 +37,10 @@ func writeNPY(w io.Writer, a *h5.Array) error {
 	return npy.Write(w, out)
 }
 
-// streamShape returns the shape of d[sel] when the .npy file can be written
-// while the read goes on: numbers and booleans read by a (non-pointwise)
-// selection.
-func streamShape(d *h5.Dataset, sel selection.Selection) ([]int, bool) {
+// streamable returns sel resolved against d when the .npy file of d[sel]
+// can be written while the read goes on: numbers and booleans read by a
+// (non-pointwise) selection.
+func streamable(d *h5.Dataset, sel selection.Selection) (*selection.Resolved, bool) {
 	switch d.DType().Kind {
 	case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat, zarrmeta.KindComplex:
 	default:
@@ -56,7 +56,7 @@ func streamShape(d *h5.Dataset, sel selection.Selection) ([]int, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return r.Shape(), true
+	return r, true
 }
 
 // streamNPY writes d[sel], of the given shape, as a .npy file whose data

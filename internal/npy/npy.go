@@ -221,15 +221,15 @@ func Write(w io.Writer, a *Array) error {
 	if a == nil {
 		return fmt.Errorf("%w: nil array", ErrData)
 	}
-	n, err := dataSize(a.Descr, a.Shape)
+	h, n, err := header(a.Descr, a.Fortran, a.Shape)
 	if err != nil {
 		return err
 	}
 	if len(a.Data) != n {
 		return fmt.Errorf("%w: shape %v of %q needs %d bytes, have %d", ErrData, a.Shape, a.Descr, n, len(a.Data))
 	}
-	if _, err := WriteHeader(w, a.Descr, a.Fortran, a.Shape); err != nil {
-		return err
+	if _, err := w.Write(h); err != nil {
+		return fmt.Errorf("npy: write header: %w", err)
 	}
 	if _, err := w.Write(a.Data); err != nil {
 		return fmt.Errorf("npy: write data: %w", err)
@@ -237,55 +237,55 @@ func Write(w io.Writer, a *Array) error {
 	return nil
 }
 
-// dataSize checks descr and returns the bytes of data an array of that
-// dtype and shape holds.
-func dataSize(descr string, shape []int) (int, error) {
-	_, size, err := checkDescr(descr)
-	if err != nil {
-		return 0, err
-	}
-	return dataLen(shape, size)
-}
-
 // WriteHeader writes the magic string and header of a .npy file of the
 // given dtype and shape (as Write does) and returns how many bytes of data
 // must follow, for a caller that writes the data itself.
 func WriteHeader(w io.Writer, descr string, fortran bool, shape []int) (int, error) {
-	lit, size, err := checkDescr(descr)
+	h, n, err := header(descr, fortran, shape)
 	if err != nil {
 		return 0, err
 	}
-	n, err := dataLen(shape, size)
-	if err != nil {
-		return 0, err
-	}
-	var buf bytes.Buffer
-	buf.WriteString(magic)
-	header := headerText(lit, fortran, shape)
-	// Pad with spaces so the data starts on a 64-byte boundary, like numpy.
-	pre := len(magic) + 2 + 2
-	utf := !isASCII(header)
-	if utf || pre+len(header)+1 > math.MaxUint16 {
-		pre = len(magic) + 2 + 4
-	}
-	pad := (64 - (pre+len(header)+1)%64) % 64
-	header += strings.Repeat(" ", pad) + "\n"
-	switch {
-	case utf:
-		buf.Write([]byte{3, 0})
-		buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(header))))
-	case len(header) > math.MaxUint16:
-		buf.Write([]byte{2, 0})
-		buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(header))))
-	default:
-		buf.Write([]byte{1, 0})
-		buf.Write(binary.LittleEndian.AppendUint16(nil, uint16(len(header))))
-	}
-	buf.WriteString(header)
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	if _, err := w.Write(h); err != nil {
 		return 0, fmt.Errorf("npy: write header: %w", err)
 	}
 	return n, nil
+}
+
+// header returns the magic string and header of a .npy file, padded so that
+// the data starts on a 64-byte boundary as numpy does, and the length of
+// the data that follows.
+func header(descr string, fortran bool, shape []int) ([]byte, int, error) {
+	lit, size, err := checkDescr(descr)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := dataLen(shape, size)
+	if err != nil {
+		return nil, 0, err
+	}
+	var buf bytes.Buffer
+	buf.WriteString(magic)
+	text := headerText(lit, fortran, shape)
+	pre := len(magic) + 2 + 2
+	utf := !isASCII(text)
+	if utf || pre+len(text)+1 > math.MaxUint16 {
+		pre = len(magic) + 2 + 4
+	}
+	pad := (64 - (pre+len(text)+1)%64) % 64
+	text += strings.Repeat(" ", pad) + "\n"
+	switch {
+	case utf:
+		buf.Write([]byte{3, 0})
+		buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(text))))
+	case len(text) > math.MaxUint16:
+		buf.Write([]byte{2, 0})
+		buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(text))))
+	default:
+		buf.Write([]byte{1, 0})
+		buf.Write(binary.LittleEndian.AppendUint16(nil, uint16(len(text))))
+	}
+	buf.WriteString(text)
+	return buf.Bytes(), n, nil
 }
 
 // checkDescr validates a Descr and returns its header literal and item size.
