@@ -12,16 +12,8 @@ import (
 // caller gave.
 var ErrTooLarge = errors.New("inflate: decoded data exceeds the limit")
 
-// ErrCorrupt reports a stream that is not valid DEFLATE data.
-var ErrCorrupt = errors.New("inflate: corrupt DEFLATE data")
-
-// corrupt returns ErrCorrupt with what was wrong.
-func corrupt(what string) error { return &corruptError{what} }
-
-type corruptError struct{ what string }
-
-func (e *corruptError) Error() string { return "inflate: " + e.what }
-func (e *corruptError) Unwrap() error { return ErrCorrupt }
+// corrupt reports invalid DEFLATE data, saying what was wrong.
+func corrupt(what string) error { return errors.New("inflate: " + what) }
 
 // A table entry packs one decoded symbol:
 //
@@ -244,7 +236,7 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 // returns the extended dst and how many bytes of src the stream took; bytes
 // after it are not read. dst's spare capacity is used as it is (callers that
 // know the decoded size reserve it); beyond it, Inflate grows the buffer up
-// to the limit. Corrupt or truncated data is an error wrapping ErrCorrupt or
+// to the limit. Corrupt data is an error saying what was wrong; truncated data is
 // io.ErrUnexpectedEOF. It is safe for concurrent use.
 func Inflate(dst, src []byte, limit int) ([]byte, int, error) {
 	d := decoders.Get().(*decoder)
