@@ -117,7 +117,7 @@ func (d *Dataset) readField(ctx context.Context, name string, sel selection.Sele
 		return nil, err
 	}
 	out := &Array{DType: f.DType.Native(), Shape: append(r.Shape(), f.Shape...), Data: make([]byte, r.Len()*size)}
-	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress}
+	opt := d.f.engineOptions()
 	if err := engine.ReadField(ctx, st.Array, stored, f.Offset, size, out.Data, opt); err != nil {
 		return nil, err
 	}

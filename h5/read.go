@@ -63,7 +63,7 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 		return nil, err
 	}
 	out := &Array{DType: d.d.DType.Native(), Shape: r.Shape()}
-	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress}
+	opt := d.f.engineOptions()
 	if st.Array.Objects {
 		if err := d.f.checkSize(r.Len(), objectSize); err != nil {
 			return nil, err
@@ -83,6 +83,11 @@ func (d *Dataset) read(ctx context.Context, sel selection.Selection) (*Array, er
 	}
 	out.Data = raw
 	return out, d.d.DType.SwapToNative(out.Data)
+}
+
+// engineOptions are the engine's options for a read of the file.
+func (f *File) engineOptions() engine.Options {
+	return engine.Options{Workers: f.workers, Fetcher: f.fetcher, Progress: f.progress}
 }
 
 // objectSize is what one element of an object array costs in the result.

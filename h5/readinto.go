@@ -52,7 +52,7 @@ func readInto[T Number](ctx context.Context, d *Dataset, sel selection.Selection
 	if r.Len() > 0 {
 		buf = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), r.Len()*size)
 	}
-	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress}
+	opt := d.f.engineOptions()
 	if err := engine.Read(ctx, st.Array, stored, buf, opt); err != nil {
 		return nil, err
 	}

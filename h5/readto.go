@@ -90,14 +90,14 @@ func (d *Dataset) stream(ctx context.Context, a *engine.Chunked, r *selection.Re
 	raw := hugemem.Alloc(r.Len() * is)
 	var ready atomic.Int64
 	signal := make(chan struct{}, 1)
-	opt := engine.Options{Workers: d.f.workers, Fetcher: d.f.fetcher, Progress: d.f.progress,
-		Ready: func(n int) {
-			ready.Store(int64(n))
-			select {
-			case signal <- struct{}{}:
-			default:
-			}
-		}}
+	opt := d.f.engineOptions()
+	opt.Ready = func(n int) {
+		ready.Store(int64(n))
+		select {
+		case signal <- struct{}{}:
+		default:
+		}
+	}
 	done := make(chan error, 1)
 	go func() { done <- engine.Read(ctx, a, r, raw, opt) }()
 	written := 0
