@@ -30,16 +30,9 @@ func TestHugeResultRefused(t *testing.T) {
 		{"[1000000, 1000000]", "[1000, 1000]", "<i2"},
 	} {
 		t.Run(tc.shape+tc.dtype, func(t *testing.T) {
-			f, err := h5.Open(ctx, writeLINDI(t, lindiArray(tc.shape, tc.chunks, tc.dtype)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			f, d := openX(t, writeLINDI(t, lindiArray(tc.shape, tc.chunks, tc.dtype)))
 			defer f.Close()
-			d, err := f.Dataset(ctx, "x")
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = d.Read(ctx, nil)
+			_, err := d.Read(ctx, nil)
 			if !errors.Is(err, h5.ErrTooLarge) || !strings.Contains(err.Error(), "read limit") {
 				t.Fatalf("got %v, want ErrTooLarge", err)
 			}
@@ -53,29 +46,15 @@ func TestWithMaxReadBytes(t *testing.T) {
 		limit int64
 		ok    bool
 	}{{399, false}, {400, true}, {1 << 20, true}} {
-		f, err := h5.Open(ctx, name, h5.WithMaxReadBytes(tc.limit))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := f.Dataset(ctx, "x")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = d.Read(ctx, nil)
+		f, d := openX(t, name, h5.WithMaxReadBytes(tc.limit))
+		_, err := d.Read(ctx, nil)
 		if tc.ok != (err == nil) || err != nil && !errors.Is(err, h5.ErrTooLarge) {
 			t.Errorf("limit %d: got %v, want ok=%v", tc.limit, err, tc.ok)
 		}
 		f.Close()
 	}
-	f, err := h5.Open(ctx, name, h5.WithMaxReadBytes(400))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, d := openX(t, name, h5.WithMaxReadBytes(400))
 	defer f.Close()
-	d, err := f.Dataset(ctx, "x")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := h5.Read[int32](ctx, d, nil); err != nil {
 		t.Errorf("Read[int32] of 400 bytes under a 400-byte limit: %v", err)
 	}
@@ -120,15 +99,8 @@ func readEmptyChunks(t testing.TB, n int) uint64 {
 	if err := os.WriteFile(name, []byte(lindiArray(fmt.Sprintf("[%d]", n), "[1]", "<f8")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := h5.Open(ctx, name, h5.WithProgress(p.progress))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, d := openX(t, name, h5.WithProgress(p.progress))
 	defer f.Close()
-	d, err := f.Dataset(ctx, "x")
-	if err != nil {
-		t.Fatal(err)
-	}
 	runtime.GC()
 	a, err := d.Read(ctx, nil)
 	if err != nil {
@@ -186,4 +158,20 @@ func TestMaxMetadataBytes(t *testing.T) {
 	if _, err := h5.Open(ctx, name, h5.WithMaxMetadataBytes(0)); err == nil {
 		t.Error("WithMaxMetadataBytes(0) was accepted")
 	}
+}
+
+// openX opens the file name and its dataset "x", failing the test if either
+// does not open.
+func openX(t testing.TB, name string, opts ...h5.Option) (*h5.File, *h5.Dataset) {
+	t.Helper()
+	f, err := h5.Open(ctx, name, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.Dataset(ctx, "x")
+	if err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	return f, d
 }

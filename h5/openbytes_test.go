@@ -28,6 +28,20 @@ func readF64(t *testing.T, f *h5.File, path string) []float64 {
 	return a.Data
 }
 
+// openBytes opens the bytes of the file at path with OpenReaderAt.
+func openBytes(t *testing.T, path string) *h5.File {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := h5.OpenReaderAt(ctx, bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // TestOpenReaderAt opens the bytes of an HDF5 file and of a LINDI document
 // from an io.ReaderAt, through the same drivers as Open.
 func TestOpenReaderAt(t *testing.T) {
@@ -40,14 +54,7 @@ func TestOpenReaderAt(t *testing.T) {
 	defer named.Close()
 	want := readF64(t, named, "misc/f4_2d_edge")
 
-	data, err := os.ReadFile(filepath.Join(dir, "fixture.h5"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := h5.OpenReaderAt(ctx, bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openBytes(t, filepath.Join(dir, "fixture.h5"))
 	defer f.Close()
 	if f.Format() != "HDF5" {
 		t.Errorf("Format = %q", f.Format())
@@ -58,14 +65,7 @@ func TestOpenReaderAt(t *testing.T) {
 
 	// A LINDI document from bytes has no location: its inline data reads,
 	// its refs to ./fixture.h5 fail rather than open a local file.
-	doc, err := os.ReadFile(filepath.Join(dir, "fixture.lindi.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lf, err := h5.OpenReaderAt(ctx, bytes.NewReader(doc), int64(len(doc)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lf := openBytes(t, filepath.Join(dir, "fixture.lindi.json"))
 	defer lf.Close()
 	if lf.Format() != "LINDI JSON" {
 		t.Errorf("Format = %q", lf.Format())
@@ -93,14 +93,7 @@ func TestOpenReaderAt(t *testing.T) {
 // a relative external link fails instead of opening a local file.
 func TestOpenReaderAtExternalLink(t *testing.T) {
 	ctx := context.Background()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "parity", "features.h5"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := h5.OpenReaderAt(ctx, bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openBytes(t, filepath.Join("..", "testdata", "parity", "features.h5"))
 	defer f.Close()
 	if _, err := f.Get(ctx, "ext"); err == nil || !strings.Contains(err.Error(), "no location") {
 		t.Fatalf("a relative external link from bytes: err = %v, want one saying it has no location", err)
