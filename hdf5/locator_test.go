@@ -158,17 +158,7 @@ func TestLocatorGrid(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
-			ds, err := f.Dataset(ctx, tc.path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.compact {
-				ds = compactCopy(t, ds)
-			}
-			loc, err := ds.Locator(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ds, loc := locatorOf(t, f, tc.path, tc.compact)
 			if loc.Layout() != tc.layout || !reflect.DeepEqual(loc.Grid(), tc.grid) || loc.PadShort() != tc.padShort {
 				t.Errorf("layout %s grid %v padShort %v; want %s %v %v", loc.Layout(), loc.Grid(), loc.PadShort(), tc.layout, tc.grid, tc.padShort)
 			}
@@ -288,17 +278,7 @@ func TestLocatorBadCoords(t *testing.T) {
 		path    string
 		compact bool
 	}{{"acquisition/ElectricalSeries/data", false}, {"misc/bool", false}, {"misc/scalar_int", false}, {"misc/bool", true}} {
-		ds, err := f.Dataset(ctx, tc.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tc.compact {
-			ds = compactCopy(t, ds)
-		}
-		loc, err := ds.Locator(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, loc := locatorOf(t, f, tc.path, tc.compact)
 		for _, c := range [][]int{nil, {-1, 0}, {100, 0}, {0, 0, 0}, {-1}, {9}} {
 			if _, err := loc.Locate(ctx, c); err == nil {
 				t.Errorf("%s (compact %v): chunk %v located", tc.path, tc.compact, c)
@@ -362,4 +342,23 @@ func TestReadRawShortCompact(t *testing.T) {
 	if want := append(bytes.Clone(full[:3]), make([]byte, len(full)-3)...); !bytes.Equal(raw, want) {
 		t.Errorf("raw % x, want % x", raw, want)
 	}
+}
+
+// locatorOf returns the dataset at path in f, as a compact copy when
+// compact is set, and its Locator.
+func locatorOf(t *testing.T, f *File, path string, compact bool) (*Dataset, *Locator) {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := f.Dataset(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compact {
+		ds = compactCopy(t, ds)
+	}
+	loc, err := ds.Locator(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds, loc
 }
