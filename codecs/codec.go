@@ -102,3 +102,25 @@ func errTooLarge(id string, limit int) error {
 func errConfig(id, format string, args ...any) error {
 	return &codecError{id: id, detail: fmt.Sprintf(format, args...), kind: ErrConfig}
 }
+
+// Encoder is implemented by codecs that can also encode. A registry holds one
+// constructor per id for both directions: a writer builds the codec from its
+// configuration as a reader does and asserts Encoder; a codec that decodes
+// only does not implement it. Implementations are safe for concurrent use.
+type Encoder interface {
+	// Encode appends the encoding of src to dst and returns the extended
+	// slice. itemSize is the size in bytes of one element of the array the
+	// chunk belongs to (blosc's typesize); src's length is a multiple of it.
+	// The result decodes to src exactly, through this package's decoder and
+	// through numcodecs 0.11's. Encode never retains src or dst.
+	Encode(dst, src []byte, itemSize int) ([]byte, error)
+}
+
+// ObjectEncoder is implemented by object codecs that can also encode
+// (vlen-utf8, json2, …).
+type ObjectEncoder interface {
+	// EncodeObjects encodes items, one chunk of an object array of the given
+	// chunk shape in C order, as numcodecs would (json2 appends the dtype
+	// "|O" and the shape). Items are the values DecodeObjects gives.
+	EncodeObjects(items []any, shape []int) ([]byte, error)
+}
