@@ -68,6 +68,9 @@ func TestErrorsSayItOnce(t *testing.T) {
 			if n := strings.Count(msg, c.url); n != 1 {
 				t.Errorf("%q names the URL %d times", msg, n)
 			}
+			if c.name == "refused" && len(s.all()) != 0 {
+				t.Errorf("a refused connection was retried after waits %v", s.all())
+			}
 			if c.want == ErrWhole && !strings.Contains(msg, "WithMaxWhole") {
 				t.Errorf("%q does not name WithMaxWhole", msg)
 			}

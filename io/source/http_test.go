@@ -359,8 +359,11 @@ func TestHTTPResolverErrors(t *testing.T) {
 	}{
 		{"plain error fails at once", func(context.Context, string) (string, error) { return "", errNope }, 1},
 		{"network error retried", func(context.Context, string) (string, error) {
-			return "", &url.Error{Op: "Get", URL: "x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
+			return "", &url.Error{Op: "Get", URL: "x", Err: &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}}
 		}, 3},
+		{"refused fails at once", func(context.Context, string) (string, error) {
+			return "", &url.Error{Op: "Get", URL: "x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
+		}, 1},
 		{"failed exchange fails at once", func(context.Context, string) (string, error) {
 			return "", &url.Error{Op: "Get", URL: "x", Err: errNope} // a redirect loop, say
 		}, 1},
