@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"slices"
 	"strings"
@@ -320,7 +321,10 @@ func openSource(ctx context.Context, src source.Source, base string, opts []Opti
 // open gives the file to the first driver sure of its format, or else tries
 // those that might read it, in order. A driver that cannot tell (its Sniff
 // failed: the file cannot be read, say) is passed over; its error is the
-// answer when no driver takes the file.
+// answer when no driver takes the file. When the failure is the network's
+// (no HTTP answer at all: refused, unreachable), no driver can read the
+// file, and the error names the URL given rather than what a guessing
+// driver would try next (a Zarr store's .zmetadata).
 func (f *File) open(ctx context.Context, in *driver.Input) error {
 	var maybe []driver.Driver
 	var sniffErr error
@@ -334,6 +338,10 @@ func (f *File) open(ctx context.Context, in *driver.Input) error {
 		case m == driver.Maybe:
 			maybe = append(maybe, d)
 		}
+	}
+	var netErr *net.OpError
+	if in.URL && errors.As(sniffErr, &netErr) {
+		return sniffErr
 	}
 	for _, d := range maybe {
 		if err := f.openWith(ctx, d, in); !errors.Is(err, driver.ErrNotMine) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,5 +221,28 @@ func TestCLIParity(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestClosedPort: a URL to a port nobody listens on fails naming the URL the
+// user gave, for every kind of file, and not what a guessing driver tried
+// next (a Zarr store's .zmetadata). That it fails without backing off is
+// source's TestErrorsSayItOnce.
+func TestClosedPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + l.Addr().String()
+	l.Close()
+	for _, name := range []string{"x.nwb", "x.lindi.json", "x.lindi.tar"} {
+		u := base + "/" + name
+		code, _, stderr := lindi("ls", u)
+		if code != 1 {
+			t.Fatalf("%s: exit %d, want 1", u, code)
+		}
+		if !strings.Contains(stderr, u+":") || strings.Contains(stderr, ".zmetadata") || !strings.Contains(stderr, "refused") {
+			t.Errorf("%s: stderr %q should name the URL and the refusal, and nothing else tried", u, stderr)
+		}
 	}
 }
