@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,7 +204,7 @@ func writeFile(out string, stdout io.Writer, write func(io.Writer) error) (err e
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
-		return err
+		return outputError(out, err)
 	}
 	defer func() {
 		if err != nil {
@@ -212,18 +214,39 @@ func writeFile(out string, stdout io.Writer, write func(io.Writer) error) (err e
 	}()
 	bw := bufio.NewWriterSize(tmp, 1<<16)
 	if err := write(bw); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == tmp.Name() {
+			return outputError(out, err)
+		}
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return err
+		return outputError(out, err)
 	}
 	if err := tmp.Chmod(0o644); err != nil {
-		return err
+		return outputError(out, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return outputError(out, err)
 	}
-	return os.Rename(tmp.Name(), out)
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return outputError(out, err)
+	}
+	return nil
+}
+
+// outputError reports a failure to write the output file out, naming out
+// rather than the temporary file it is written through.
+func outputError(out string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return fmt.Errorf("write %s: %w", out, err)
 }
 
 func printStats(w io.Writer, f *h5.File) {

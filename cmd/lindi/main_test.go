@@ -246,3 +246,13 @@ func TestClosedPort(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputErrorNamesPath: a file that cannot be written is named as the
+// user gave it, never as the temporary file it is written through.
+func TestOutputErrorNamesPath(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "no-such-dir", "x.npy")
+	code, _, stderr := lindi("cat", "-o", out, filepath.Join(fixtures, "fixture.lindi.json"), "misc/u4")
+	if code != 1 || !strings.Contains(stderr, out+":") || strings.Contains(stderr, ".tmp") {
+		t.Errorf("exit %d, stderr %q: want 1 and the path %s, no temporary name", code, stderr, out)
+	}
+}
