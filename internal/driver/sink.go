@@ -1,7 +1,9 @@
 package driver
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 
 	"github.com/lindigo/lindi/store"
@@ -38,3 +40,73 @@ type Sink interface {
 // InlineLimit is the size under which a chunk is kept in the document as an
 // inline string rather than a member, as Python lindi does.
 const InlineLimit = 1000
+
+// InlineRef returns the ref that keeps data in the document itself, as
+// Python lindi stores it: the bytes as a JSON string of the same code points
+// when they are all ASCII (control characters included), "base64:…"
+// otherwise.
+func InlineRef(data []byte) json.RawMessage {
+	ascii := true
+	for _, c := range data {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		out := make([]byte, 0, len(data)*4/3+12)
+		out = append(out, `"base64:`...)
+		out = base64.StdEncoding.AppendEncode(out, data)
+		return append(out, '"')
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(string(data)) // a string of ASCII always encodes
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// Container is a writable LINDI container format, chosen by the suffix of
+// the name a user gives (".lindi.json", ".lindi.tar", ".lindi.d"). Drivers
+// that can write register one with RegisterContainer; h5 loops over them and
+// never names a format.
+type Container interface {
+	// Claims reports whether name, a local path, is this container's by its
+	// suffix.
+	Claims(name string) bool
+	// Create makes a new, empty container at name (its document the empty
+	// LINDI document) and returns it open for writing, locked. An existing
+	// file or directory at name is an error wrapping fs.ErrExist.
+	Create(ctx context.Context, name string) (Sink, error)
+	// OpenSink opens the existing container at name for amending, locked,
+	// and returns its current document. A torn tail left by a writer that
+	// was killed is repaired here. A missing file is an error wrapping
+	// fs.ErrNotExist.
+	OpenSink(ctx context.Context, name string) (s Sink, doc []byte, err error)
+}
+
+var containers []Container
+
+// RegisterContainer makes a writable container available to h5.Create and
+// h5.OpenWrite; it is meant to be called from an init function.
+func RegisterContainer(c Container) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	containers = append(containers, c)
+}
+
+// ContainerFor returns the registered container that claims name, or nil.
+func ContainerFor(name string) Container {
+	regMu.Lock()
+	defer regMu.Unlock()
+	for _, c := range containers {
+		if c.Claims(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// EmptyDocument is the document of a new LINDI file, as Python lindi
+// creates it.
+const EmptyDocument = `{"refs":{".zgroup":{"zarr_format":2}}}`
