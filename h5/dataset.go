@@ -2,6 +2,7 @@ package h5
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -11,8 +12,9 @@ import (
 type Dataset struct {
 	f     *File
 	path  string
-	attrs Attrs
 	d     *driver.Dataset
+	mu    sync.RWMutex // guards attrs, which SetAttr changes
+	attrs Attrs
 }
 
 func newDataset(f *File, d *driver.Dataset, path string) *Dataset {
@@ -26,7 +28,11 @@ func (d *Dataset) Name() string { return baseName(d.path) }
 func (d *Dataset) Path() string { return d.path }
 
 // Attrs returns the dataset's attributes.
-func (d *Dataset) Attrs() Attrs { return d.attrs }
+func (d *Dataset) Attrs() Attrs {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.attrs
+}
 
 // File is the file the dataset belongs to.
 func (d *Dataset) File() *File { return d.f }

@@ -34,6 +34,8 @@ type File struct {
 	progress func(done, total int)
 	// ext holds the files external links opened.
 	ext *externals
+	// ed changes the file when it was opened for writing; nil otherwise.
+	ed driver.Editor
 }
 
 // Option configures Open.
@@ -422,9 +424,16 @@ func (f *File) Stats() []source.NamedStats { return f.env.Pool.Stats() }
 
 // Close releases the file's sources and those of the files its external
 // links opened. Reads in progress fail.
+//
+// A file opened for writing is committed first (see Flush), then its lock
+// released; the error says when the commit failed.
 func (f *File) Close() error {
+	var err error
+	if f.ed != nil {
+		err = f.closeWritable()
+	}
 	if f.ext != nil {
 		f.ext.close()
 	}
-	return f.env.Pool.Close()
+	return errors.Join(err, f.env.Pool.Close())
 }

@@ -135,12 +135,12 @@ type Dim struct {
 // not lead to a dataset is an error.
 func (d *Dataset) Dims(ctx context.Context) ([]Dim, error) {
 	dims := make([]Dim, len(d.d.Shape))
-	if labels, err := d.attrs.Strings("DIMENSION_LABELS"); err == nil {
+	if labels, err := d.Attrs().Strings("DIMENSION_LABELS"); err == nil {
 		for i := range min(len(labels), len(dims)) {
 			dims[i].Label = labels[i]
 		}
 	}
-	v, err := d.attrs.Get("DIMENSION_LIST")
+	v, err := d.Attrs().Get("DIMENSION_LIST")
 	if err != nil {
 		return dims, nil
 	}

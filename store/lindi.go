@@ -34,6 +34,11 @@ type LINDI struct {
 	tmpl    map[string]string
 	nodes   map[string][]string // directory → sorted child node names
 	urls    sync.Map            // a ref's URL → its resolved (resolveURL)
+	// top holds the document's top-level members other than refs and gen
+	// (version, templates, generationMetadata), kept when it is rewritten.
+	top map[string]json.RawMessage
+	// mu guards refs and nodes, which an editor changes while reads go on.
+	mu sync.RWMutex
 }
 
 // Members locates the members of the container a LINDI document was read
@@ -100,7 +105,7 @@ func parseLINDI(name, at string, data []byte, m Members) (*LINDI, error) {
 	if doc.Version != nil && *doc.Version != 1 {
 		return nil, fmt.Errorf("%w: %s: version %d (want 1)", ErrFormat, name, *doc.Version)
 	}
-	s := &LINDI{name: name, base: base, members: m, refs: doc.Refs, tmpl: doc.Templates}
+	s := &LINDI{name: name, base: base, members: m, refs: doc.Refs, tmpl: doc.Templates, top: doc.top}
 	s.nodes = childNodes(doc.Refs)
 	return s, nil
 }
@@ -111,7 +116,9 @@ func (s *LINDI) Name() string { return s.name }
 
 // Get locates the value of key.
 func (s *LINDI) Get(ctx context.Context, key string) (Value, error) {
+	s.mu.RLock()
 	raw, ok := s.refs[key]
+	s.mu.RUnlock()
 	if !ok {
 		return Value{}, fmt.Errorf("%w: %s: %q", ErrNotFound, s.name, key)
 	}
@@ -124,7 +131,9 @@ func (s *LINDI) Get(ctx context.Context, key string) (Value, error) {
 
 // List returns the child nodes (groups and arrays) of dir.
 func (s *LINDI) List(_ context.Context, dir string) ([]string, error) {
-	return s.nodes[dir], nil
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.nodes[dir]), nil
 }
 
 func (s *LINDI) decodeRef(ctx context.Context, raw json.RawMessage) (Value, error) {
@@ -384,6 +393,7 @@ type document struct {
 	Version   *int
 	Refs      map[string]json.RawMessage
 	Templates map[string]string
+	top       map[string]json.RawMessage // the members kept on a rewrite
 }
 
 // parseDoc parses the top level of a LINDI document. The refs are slices of
@@ -407,6 +417,12 @@ func parseDoc(data []byte) (*document, error) {
 	}
 	if err := checkMembers(top); err != nil {
 		return nil, err
+	}
+	doc.top = map[string]json.RawMessage{}
+	for _, k := range []string{"version", "templates", "generationMetadata"} {
+		if v, ok := top[k]; ok {
+			doc.top[k] = v
+		}
 	}
 	if _, ok := top["refs"]; !ok {
 		return doc, nil

@@ -71,6 +71,8 @@ func InlineRef(data []byte) json.RawMessage {
 // that can write register one with RegisterContainer; h5 loops over them and
 // never names a format.
 type Container interface {
+	// Name names the format, as h5.File.Format reports it ("LINDI tar").
+	Name() string
 	// Claims reports whether name, a local path, is this container's by its
 	// suffix.
 	Claims(name string) bool

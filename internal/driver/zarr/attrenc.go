@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // errAttrValue is the cause of every refused attribute value.
@@ -26,7 +27,21 @@ func encodeAttr(v any) (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
+var (
+	rawType   = reflect.TypeFor[json.RawMessage]()
+	bytesType = reflect.TypeFor[[]byte]()
+)
+
 func appendAttr(b *bytes.Buffer, v reflect.Value) error {
+	switch {
+	case !v.IsValid():
+		return fmt.Errorf("%w: nil", errAttrValue)
+	case v.Type() == rawType:
+		b.Write(v.Bytes()) // a value prepared already (a reference object)
+		return nil
+	case v.Type() == bytesType:
+		return appendString(b, string(v.Bytes())) // as lindi: bytes are UTF-8 text
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		b.WriteString(strconv.FormatBool(v.Bool()))
@@ -55,11 +70,7 @@ func appendFloat(b *bytes.Buffer, f float64) {
 	case math.IsInf(f, -1):
 		b.WriteString(`"-Infinity"`)
 	default:
-		s := strconv.FormatFloat(f, 'g', -1, 64)
-		if !bytes.ContainsAny([]byte(s), ".eE") {
-			s += ".0"
-		}
-		b.WriteString(s)
+		b.WriteString(PyFloat(f))
 	}
 }
 
@@ -115,4 +126,26 @@ func homogeneous(v reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// PyFloat spells a finite float as Python's repr does (and so its json
+// module): the shortest digits that read back exactly, with a fraction or
+// an exponent so that it reads back as a float: 30000.0, 1e-05, 1.5e+20.
+func PyFloat(f float64) string {
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // Go writes "1e-05", "1.5e+20" as Python does
+	exp, _ := strconv.Atoi(e[strings.LastIndexByte(e, 'e')+1:])
+	if exp < -4 || exp >= 16 {
+		return e
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
 }

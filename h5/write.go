@@ -1,0 +1,404 @@
+package h5
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"unicode"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/io/source"
+)
+
+// ErrReadOnly is wrapped by errors for a change to a file that was not
+// opened for writing (with Create or OpenWrite).
+var ErrReadOnly = driver.ErrReadOnly
+
+// Create makes a new LINDI file at name, a local path whose suffix says
+// the container: ".lindi.json" (one JSON document: every chunk inline, so
+// best for metadata and small data), ".lindi.tar" (one file: chunks of
+// 1000 bytes or more are members beside the document) or ".lindi.d" (a
+// directory: chunks as files). It fails if name exists. The file is open
+// for writing, held against other writers (an advisory lock) until Close;
+// nothing reaches it before Flush or Close commits it.
+func Create(ctx context.Context, name string, opts ...Option) (*File, error) {
+	return openWritable(ctx, name, true, opts)
+}
+
+// OpenWrite opens an existing local LINDI file (.lindi.json, .lindi.tar or
+// .lindi.d, ours or Python lindi's) for amending: reading as Open does,
+// and writing as a file from Create. Readers that open the file meanwhile
+// see its last committed state. A remote file, an HDF5 file or a Zarr
+// store cannot be opened for writing; make an amendable copy first (lindi
+// cp, or Copy).
+func OpenWrite(ctx context.Context, name string, opts ...Option) (*File, error) {
+	return openWritable(ctx, name, false, opts)
+}
+
+func openWritable(ctx context.Context, name string, create bool, opts []Option) (*File, error) {
+	op := "open for writing"
+	if create {
+		op = "create"
+	}
+	fail := func(err error) (*File, error) {
+		return nil, fmt.Errorf("h5: %s %s: %w", op, source.Redact(name), err)
+	}
+	if isURL(name) {
+		return fail(errors.New("a remote file cannot be written: make a local amendable copy (lindi cp)"))
+	}
+	c := driver.ContainerFor(name)
+	if c == nil {
+		return fail(errors.New("not a LINDI file name: the name must end in .lindi.json, .lindi.tar or .lindi.d"))
+	}
+	var sink driver.Sink
+	doc := []byte(driver.EmptyDocument)
+	var err error
+	if create {
+		sink, err = c.Create(ctx, name)
+	} else {
+		sink, doc, err = c.OpenSink(ctx, name)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	f, err := newFile(name, name, opts)
+	if err != nil {
+		sink.Close()
+		return nil, err
+	}
+	root, ed, err := driver.OpenEditor(ctx, f.env, name, doc, sink)
+	if err != nil {
+		sink.Close()
+		f.env.Pool.Close()
+		return fail(err)
+	}
+	f.format, f.ed = c.Name(), ed
+	f.tree = newTree(f)
+	f.root = f.tree.group(root, "/")
+	f.ext = newExternals(f, opts)
+	return f, nil
+}
+
+// Writable reports whether the file was opened for writing.
+func (f *File) Writable() bool { return f.ed != nil }
+
+// Flush commits what was written so far, atomically: a process that stops
+// at any point leaves the file at its previous or its new state, and
+// readers opening it afterwards see the new. It does nothing when nothing
+// changed.
+func (f *File) Flush(ctx context.Context) error {
+	if f.ed == nil {
+		return fmt.Errorf("h5: flush %s: %w", f.Name(), ErrReadOnly)
+	}
+	if err := f.ed.Commit(ctx); err != nil {
+		return fmt.Errorf("h5: flush %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// editor returns the file's editor, or ErrReadOnly.
+func (f *File) editor() (driver.Editor, error) {
+	if f.ed == nil {
+		return nil, ErrReadOnly
+	}
+	return f.ed, nil
+}
+
+// checkName refuses a path component that cannot name an object: empty,
+// "." or "..", with control characters, or a Zarr metadata key.
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty name")
+	case name == "." || name == "..":
+		return fmt.Errorf("name %q is not allowed", name)
+	case strings.HasPrefix(name, ".z"):
+		return fmt.Errorf("name %q is kept for Zarr metadata", name)
+	case strings.ContainsFunc(name, func(r rune) bool { return unicode.IsControl(r) || r == '\\' }):
+		return fmt.Errorf("name %q holds a control character or a backslash", name)
+	}
+	return nil
+}
+
+// splitNew checks a relative path of new members of g and returns its
+// components.
+func (g *Group) splitNew(name string) ([]string, error) {
+	if strings.HasPrefix(name, "/") {
+		if g.path != "/" {
+			return nil, fmt.Errorf("%q: an absolute path is made from the file (File.Root)", name)
+		}
+		name = name[1:]
+	}
+	parts := strings.Split(name, "/")
+	for _, p := range parts {
+		if err := checkName(p); err != nil {
+			return nil, err
+		}
+	}
+	return parts, nil
+}
+
+// CreateGroup makes the group name (a name, or a relative path whose
+// missing intermediate groups are made too) and returns it. It fails if an
+// object of that name exists.
+func (g *Group) CreateGroup(ctx context.Context, name string) (*Group, error) {
+	ng, err := g.createGroup(ctx, name, false)
+	if err != nil {
+		return nil, fmt.Errorf("h5: create group %s: %w", joinPath(g.path, name), err)
+	}
+	return ng, nil
+}
+
+// RequireGroup returns the group name, making it (and missing intermediate
+// groups) when it does not exist. It fails if name is a dataset or a link.
+func (g *Group) RequireGroup(ctx context.Context, name string) (*Group, error) {
+	ng, err := g.createGroup(ctx, name, true)
+	if err != nil {
+		return nil, fmt.Errorf("h5: require group %s: %w", joinPath(g.path, name), err)
+	}
+	return ng, nil
+}
+
+func (g *Group) createGroup(ctx context.Context, name string, exist bool) (*Group, error) {
+	ed, err := g.f.editor()
+	if err != nil {
+		return nil, err
+	}
+	parts, err := g.splitNew(name)
+	if err != nil {
+		return nil, err
+	}
+	cur := g
+	for i, p := range parts {
+		last := i == len(parts)-1
+		if l, ok := cur.Link(p); ok {
+			if last && !exist {
+				return nil, fmt.Errorf("%s: %w", joinPath(cur.path, p), fs.ErrExist)
+			}
+			if l.Kind != HardLink {
+				return nil, fmt.Errorf("%s is a %s link, not a group", joinPath(cur.path, p), l.Kind)
+			}
+			next, err := cur.Group(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			cur = next
+			continue
+		}
+		path := joinPath(cur.path, p)
+		dg, err := ed.CreateGroup(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		next := g.f.tree.group(dg, path)
+		cur.add(Link{Name: p, Kind: HardLink}, next, nil)
+		cur = next
+	}
+	return cur, nil
+}
+
+// parentOf makes the intermediate groups of a new member's relative path
+// and returns the group that will hold it and its name.
+func (g *Group) parentOf(ctx context.Context, name string) (*Group, string, error) {
+	parts, err := g.splitNew(name)
+	if err != nil {
+		return nil, "", err
+	}
+	parent := g
+	if len(parts) > 1 {
+		if parent, err = g.createGroup(ctx, strings.Join(parts[:len(parts)-1], "/"), true); err != nil {
+			return nil, "", err
+		}
+	}
+	last := parts[len(parts)-1]
+	if _, ok := parent.Link(last); ok {
+		return nil, "", fmt.Errorf("%s: %w", joinPath(parent.path, last), fs.ErrExist)
+	}
+	return parent, last, nil
+}
+
+// SoftLink makes name (made with its missing intermediate groups) a soft
+// link to target, an absolute path in the file, which need not exist yet.
+func (g *Group) SoftLink(ctx context.Context, name, target string) error {
+	err := func() error {
+		ed, err := g.f.editor()
+		if err != nil {
+			return err
+		}
+		if !strings.HasPrefix(target, "/") {
+			return fmt.Errorf("target %q is not an absolute path", target)
+		}
+		parent, last, err := g.parentOf(ctx, name)
+		if err != nil {
+			return err
+		}
+		if err := ed.SoftLink(ctx, joinPath(parent.path, last), target); err != nil {
+			return err
+		}
+		parent.add(Link{Name: last, Kind: SoftLink, Target: target}, nil, nil)
+		return nil
+	}()
+	if err != nil {
+		return fmt.Errorf("h5: soft link %s: %w", joinPath(g.path, name), err)
+	}
+	return nil
+}
+
+// Delete removes the member name (a relative path) of g: a dataset, a
+// group with everything in it, or a link (not its target). In a .lindi.tar
+// the space its chunks took is reclaimed only by a compaction (lindi
+// compact).
+func (g *Group) Delete(ctx context.Context, name string) error {
+	err := func() error {
+		ed, err := g.f.editor()
+		if err != nil {
+			return err
+		}
+		parts, err := g.splitNew(name)
+		if err != nil {
+			return err
+		}
+		parent := g
+		if len(parts) > 1 {
+			if parent, err = g.Group(ctx, strings.Join(parts[:len(parts)-1], "/")); err != nil {
+				return err
+			}
+		}
+		last := parts[len(parts)-1]
+		if _, ok := parent.Link(last); !ok {
+			return fs.ErrNotExist
+		}
+		if err := ed.Delete(ctx, joinPath(parent.path, last)); err != nil {
+			return err
+		}
+		parent.remove(last)
+		return nil
+	}()
+	if err != nil {
+		return fmt.Errorf("h5: delete %s: %w", joinPath(g.path, name), err)
+	}
+	return nil
+}
+
+// remove drops the link name.
+func (g *Group) remove(name string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i, l := range g.links {
+		if l.Name == name {
+			g.links = append(g.links[:i:i], g.links[i+1:]...)
+			break
+		}
+	}
+	delete(g.hard, name)
+	delete(g.pending, name)
+}
+
+// SetAttr sets the attribute name of the group to v: a bool, an integer, a
+// float (written as a float: 30000.0), a string, []byte (as UTF-8 text), a
+// Reference, or a slice (nested for N-d) of one of those kinds; NaN and
+// ±Inf are stored as LINDI stores them. A name LINDI reserves (_SCALAR,
+// _REFERENCE, …) and a value it cannot store (nil, a map, a mixed list, the
+// strings "NaN", "Infinity" and "-Infinity") are refused.
+func (g *Group) SetAttr(ctx context.Context, name string, v any) error {
+	attrs, err := g.f.setAttr(ctx, g.path, name, v)
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	g.attrs = attrs
+	g.mu.Unlock()
+	return nil
+}
+
+// DeleteAttr removes the attribute name of the group.
+func (g *Group) DeleteAttr(ctx context.Context, name string) error {
+	attrs, err := g.f.deleteAttr(ctx, g.path, name)
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	g.attrs = attrs
+	g.mu.Unlock()
+	return nil
+}
+
+// SetAttr sets the attribute name of the dataset to v (see Group.SetAttr).
+func (d *Dataset) SetAttr(ctx context.Context, name string, v any) error {
+	attrs, err := d.f.setAttr(ctx, d.path, name, v)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.attrs = attrs
+	d.mu.Unlock()
+	return nil
+}
+
+// DeleteAttr removes the attribute name of the dataset.
+func (d *Dataset) DeleteAttr(ctx context.Context, name string) error {
+	attrs, err := d.f.deleteAttr(ctx, d.path, name)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.attrs = attrs
+	d.mu.Unlock()
+	return nil
+}
+
+func (f *File) setAttr(ctx context.Context, path, name string, v any) (Attrs, error) {
+	ed, err := f.editor()
+	if err == nil {
+		var vals map[string]any
+		if vals, err = ed.SetAttr(ctx, path, name, driverValue(v)); err == nil {
+			return newAttrs(vals), nil
+		}
+	}
+	return Attrs{}, fmt.Errorf("h5: set attribute %s@%s: %w", path, name, err)
+}
+
+func (f *File) deleteAttr(ctx context.Context, path, name string) (Attrs, error) {
+	ed, err := f.editor()
+	if err == nil {
+		var vals map[string]any
+		if vals, err = ed.DeleteAttr(ctx, path, name); err == nil {
+			return newAttrs(vals), nil
+		}
+	}
+	return Attrs{}, fmt.Errorf("h5: delete attribute %s@%s: %w", path, name, err)
+}
+
+// driverValue turns References in an attribute value into the drivers'.
+func driverValue(v any) any {
+	switch v := v.(type) {
+	case Reference:
+		return driver.Ref{Path: v.Path}
+	case *Reference:
+		if v != nil {
+			return driver.Ref{Path: v.Path}
+		}
+	case []Reference:
+		out := make([]driver.Ref, len(v))
+		for i, r := range v {
+			out[i] = driver.Ref{Path: r.Path}
+		}
+		return out
+	}
+	return v
+}
+
+// closeWritable commits and releases a file opened for writing.
+func (f *File) closeWritable() error {
+	err := f.ed.Commit(context.Background())
+	if cerr := f.ed.Close(); err == nil {
+		err = cerr
+	}
+	f.ed = nil
+	if err != nil {
+		return fmt.Errorf("h5: close %s: %w", f.Name(), err)
+	}
+	return nil
+}

@@ -1,0 +1,635 @@
+package h5
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/lindigo/lindi/codecs"
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/engine"
+	"github.com/lindigo/lindi/selection"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// DatasetSpec says how to store a new dataset. Shape and DType are
+// required; the rest have Python lindi's defaults.
+type DatasetSpec struct {
+	// Shape is the dataset's shape; empty for a scalar.
+	Shape []int
+	// DType is the element type: a number, bool or fixed-size bytes
+	// ("|S8") dtype, or ObjectDType for variable-length strings and
+	// references.
+	DType zarrmeta.DType
+	// Chunks is the chunk shape; nil for lindi's default: whole along
+	// every axis but the first, about 20 MiB a chunk.
+	Chunks []int
+	// Codec is the compressor's numcodecs configuration, such as
+	// {"id":"zlib","level":4} or {"id":"blosc","cname":"zstd","clevel":5,"shuffle":1}:
+	// nil for lindi's default (DefaultCodec), NoCodec for none. Any codec
+	// of the file's registry (WithCodecs) that encodes may be named.
+	Codec json.RawMessage
+	// Fill is the value of elements never written: a number or bool (a
+	// string for a bytes dtype); nil for zero.
+	Fill any
+}
+
+// DefaultCodec is the compressor Python lindi (and zarr) give a dataset
+// created without one: Blosc with LZ4, level 5, byte shuffle.
+var DefaultCodec = json.RawMessage(`{"blocksize":0,"clevel":5,"cname":"lz4","id":"blosc","shuffle":1}`)
+
+// NoCodec stores chunks uncompressed.
+var NoCodec = json.RawMessage("null")
+
+// ObjectDType is the dtype of datasets of variable-length strings or
+// references ("|O"), stored as lindi stores them: JSON items (the json2
+// codec) compressed with Blosc.
+var ObjectDType = zarrmeta.DType{Kind: zarrmeta.KindObject, Size: 8}
+
+// json2Filter is the object codec Python lindi gives string and reference
+// datasets.
+var json2Filter = json.RawMessage(`{"allow_nan":true,"check_circular":true,"encoding":"utf-8","ensure_ascii":true,"id":"json2","indent":null,"separators":[",",":"],"skipkeys":false,"sort_keys":true,"strict":true}`)
+
+// defaultChunkBytes is the chunk size Python lindi aims at along axis 0.
+const defaultChunkBytes = 20 << 20
+
+// DefaultChunks returns lindi's chunk shape for a dataset of the given
+// shape and item size: whole along every axis but the first, and as many
+// rows as fit in about 20 MiB (at least one).
+func DefaultChunks(shape []int, itemSize int) []int {
+	if len(shape) == 0 {
+		return nil
+	}
+	row := itemSize
+	for _, n := range shape[1:] {
+		row *= max(n, 1)
+	}
+	chunks := append([]int{}, shape...)
+	chunks[0] = max(1, min(shape[0], defaultChunkBytes/max(row, 1)))
+	for i := 1; i < len(chunks); i++ {
+		chunks[i] = max(chunks[i], 1)
+	}
+	return chunks
+}
+
+// CreateDataset makes the dataset name (a name, or a relative path whose
+// missing groups are made too) as spec says, with no element written: it
+// reads as its fill value until Write writes it. It fails if name exists.
+func (g *Group) CreateDataset(ctx context.Context, name string, spec DatasetSpec) (*Dataset, error) {
+	d, err := g.createDataset(ctx, name, spec)
+	if err != nil {
+		return nil, fmt.Errorf("h5: create dataset %s: %w", joinPath(g.path, name), err)
+	}
+	return d, nil
+}
+
+func (g *Group) createDataset(ctx context.Context, name string, spec DatasetSpec) (*Dataset, error) {
+	ed, err := g.f.editor()
+	if err != nil {
+		return nil, err
+	}
+	ds, err := g.f.driverSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	parent, last, err := g.parentOf(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	path := joinPath(parent.path, last)
+	dd, err := ed.CreateDataset(ctx, path, ds)
+	if err != nil {
+		return nil, err
+	}
+	d := newDataset(g.f, dd, path)
+	parent.add(Link{Name: last, Kind: HardLink}, d, nil)
+	return d, nil
+}
+
+// driverSpec checks spec and fills in lindi's defaults.
+func (f *File) driverSpec(spec DatasetSpec) (*driver.DatasetSpec, error) {
+	dt := spec.DType
+	switch dt.Kind {
+	case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat, zarrmeta.KindBytes, zarrmeta.KindObject:
+	default:
+		return nil, fmt.Errorf("%w: cannot create a dataset of dtype %s (numbers, bool, |S n and |O only)", ErrType, dt)
+	}
+	if dt.Size <= 0 {
+		return nil, fmt.Errorf("%w: dtype %s has no size", ErrType, dt)
+	}
+	ds := &driver.DatasetSpec{Shape: append([]int{}, spec.Shape...), DType: dt, Chunks: spec.Chunks, Compressor: spec.Codec}
+	for _, n := range spec.Shape {
+		if n < 0 {
+			return nil, fmt.Errorf("shape %v has a negative dimension", spec.Shape)
+		}
+	}
+	if ds.Chunks == nil && len(spec.Shape) > 0 {
+		ds.Chunks = DefaultChunks(spec.Shape, dt.Size)
+	}
+	if len(spec.Shape) == 0 && spec.Chunks != nil {
+		return nil, fmt.Errorf("a scalar dataset has no chunks (got %v)", spec.Chunks)
+	}
+	if ds.Compressor == nil {
+		ds.Compressor = DefaultCodec
+	}
+	if dt.Kind == zarrmeta.KindObject {
+		ds.Filters = []json.RawMessage{json2Filter}
+	}
+	if err := f.checkEncoders(ds); err != nil {
+		return nil, err
+	}
+	if spec.Fill != nil {
+		fill, err := fillJSON(spec.Fill, dt)
+		if err != nil {
+			return nil, err
+		}
+		ds.Fill = fill
+	}
+	return ds, nil
+}
+
+// checkEncoders refuses a codec the file's registry cannot encode with.
+func (f *File) checkEncoders(ds *driver.DatasetSpec) error {
+	reg := f.env.Codecs
+	if !isNullJSON(ds.Compressor) {
+		c, err := reg.NewCodec(ds.Compressor)
+		if err != nil {
+			return err
+		}
+		if _, ok := c.(codecs.Encoder); !ok {
+			return fmt.Errorf("%w: codec %s decodes only", codecs.ErrConfig, ds.Compressor)
+		}
+	}
+	for _, flt := range ds.Filters {
+		if oc, err := reg.NewObjectCodec(flt); err == nil {
+			if _, ok := oc.(codecs.ObjectEncoder); !ok {
+				return fmt.Errorf("%w: codec %s decodes only", codecs.ErrConfig, flt)
+			}
+			continue
+		}
+		c, err := reg.NewCodec(flt)
+		if err != nil {
+			return err
+		}
+		if _, ok := c.(codecs.Encoder); !ok {
+			return fmt.Errorf("%w: codec %s decodes only", codecs.ErrConfig, flt)
+		}
+	}
+	return nil
+}
+
+func isNullJSON(b json.RawMessage) bool {
+	s := string(b)
+	return s == "" || s == "null"
+}
+
+// fillJSON is the .zarray fill_value of v for dtype dt.
+func fillJSON(v any, dt zarrmeta.DType) (json.RawMessage, error) {
+	switch dt.Kind {
+	case zarrmeta.KindFloat:
+		f, err := floatValue(v)
+		if err != nil {
+			return nil, fmt.Errorf("%w: fill value for dtype %s: %v", ErrType, dt, err)
+		}
+		if name := zarrmeta.NonFiniteName(f); name != "" {
+			return json.Marshal(name)
+		}
+		return json.Marshal(f)
+	case zarrmeta.KindInt, zarrmeta.KindUint:
+		switch v.(type) {
+		case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+			return json.Marshal(v)
+		}
+	case zarrmeta.KindBool:
+		if b, ok := v.(bool); ok {
+			return json.Marshal(b)
+		}
+	case zarrmeta.KindBytes:
+		if s, ok := v.(string); ok && len(s) <= dt.Size {
+			return json.Marshal(s)
+		}
+	}
+	return nil, fmt.Errorf("%w: fill value %v (%T) for dtype %s", ErrType, v, v, dt)
+}
+
+// Value is the set of Go element types Write and CreateDatasetFrom take.
+type Value interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64 |
+		int | uint | bool | string | Reference
+}
+
+// DTypeOf returns the dtype a dataset created from Go values of type T
+// has: the matching little-endian number ("<i8" for int), "|b1" for bool,
+// ObjectDType for strings and References.
+func DTypeOf[T Value]() zarrmeta.DType {
+	var z T
+	switch any(z).(type) {
+	case bool:
+		return zarrmeta.DType{Kind: zarrmeta.KindBool, Size: 1}
+	case string, Reference:
+		return ObjectDType
+	case float32, float64:
+		return numberDType(zarrmeta.KindFloat, int(unsafe.Sizeof(z)))
+	case uint8, uint16, uint32, uint64, uint:
+		return numberDType(zarrmeta.KindUint, int(unsafe.Sizeof(z)))
+	}
+	return numberDType(zarrmeta.KindInt, int(unsafe.Sizeof(z)))
+}
+
+func numberDType(k zarrmeta.Kind, size int) zarrmeta.DType {
+	o := zarrmeta.LittleEndian
+	if size == 1 {
+		o = zarrmeta.NoOrder
+	}
+	return zarrmeta.DType{Kind: k, Size: size, Order: o}
+}
+
+// CreateDatasetFrom makes the dataset name holding data, of the given
+// shape (nil for one dimension of len(data); empty, []int{}, for a scalar),
+// and writes it. spec may be nil; its Shape and DType, when zero, come from
+// shape and T (DTypeOf).
+func CreateDatasetFrom[T Value](ctx context.Context, g *Group, name string, data []T, shape []int, spec *DatasetSpec) (*Dataset, error) {
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	var s DatasetSpec
+	if spec != nil {
+		s = *spec
+	}
+	if s.Shape == nil {
+		s.Shape = shape
+	}
+	if s.DType.Kind == zarrmeta.KindInvalid {
+		s.DType = DTypeOf[T]()
+	}
+	n := 1
+	for _, x := range s.Shape {
+		n *= x
+	}
+	if n != len(data) {
+		return nil, fmt.Errorf("h5: create dataset %s: %d values for shape %v", joinPath(g.path, name), len(data), s.Shape)
+	}
+	d, err := g.CreateDataset(ctx, name, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := Write(ctx, d, nil, data); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Write writes data, the values of the selection sel of d in C order (an
+// empty Selection writes the whole dataset), into d: every chunk the
+// selection touches is encoded on the file's workers; a chunk it covers in
+// part is read, changed and written back. Numbers are converted to d's
+// dtype when the value is exactly representable (1e9 does not fit "<i2",
+// 0.5 is not an integer: both are errors naming the element); strings go to
+// string datasets (|O, |S n, and LINDI's <U n scalars), References to
+// object datasets. Nothing is committed before Flush or Close.
+func Write[T Value](ctx context.Context, d *Dataset, sel selection.Selection, data []T) error {
+	if err := write(ctx, d, sel, data); err != nil {
+		return fmt.Errorf("h5: write %s[%s]: %w", d.path, sel, err)
+	}
+	return nil
+}
+
+func write[T Value](ctx context.Context, d *Dataset, sel selection.Selection, data []T) error {
+	ed, err := d.f.editor()
+	if err != nil {
+		return err
+	}
+	if d.d.Err != nil {
+		return d.d.Err
+	}
+	if err := ed.Writable(ctx, d.path); err != nil {
+		return err
+	}
+	if _, ok, err := sel.Split(d.d.Shape); err != nil {
+		return err
+	} else if ok {
+		return errors.New("pointwise selections (Vindex, MaskND) cannot be written; write per row or with an orthogonal selection")
+	}
+	r, stored, err := d.resolve(sel)
+	if err != nil {
+		return err
+	}
+	if len(data) != r.Len() {
+		return fmt.Errorf("%d values for a selection of shape %v (%d elements)", len(data), r.Shape(), r.Len())
+	}
+	st, err := d.d.Storage.Stored(ctx)
+	if err != nil {
+		return err
+	}
+	a := st.Array
+	opt := engine.WriteOptions{Workers: d.f.workers, Put: func(ctx context.Context, coords []int, chunk []byte) error {
+		return ed.PutChunk(ctx, d.path, coords, chunk)
+	}}
+	if a.Objects {
+		items, err := objectItems(ctx, ed, d, data)
+		if err != nil {
+			return err
+		}
+		return engine.WriteObjects(ctx, a, stored, items, opt)
+	}
+	raw, err := storedBytes(d, a.ItemSize, data)
+	if err != nil {
+		return err
+	}
+	return engine.Write(ctx, a, stored, raw, opt)
+}
+
+// objectItems turns values into the items of an object dataset.
+func objectItems[T Value](ctx context.Context, ed driver.Editor, d *Dataset, data []T) ([]any, error) {
+	items := make([]any, len(data))
+	if d.d.DType.Kind == zarrmeta.KindStruct {
+		return nil, fmt.Errorf("%w: writing compound rows is not supported", ErrType)
+	}
+	for i, v := range data {
+		switch v := any(v).(type) {
+		case string:
+			if !utf8.ValidString(v) {
+				return nil, fmt.Errorf("element %d is not valid UTF-8", i)
+			}
+			items[i] = v
+		case Reference:
+			item, err := ed.RefItem(ctx, v.Path)
+			if err != nil {
+				return nil, fmt.Errorf("element %d: %w", i, err)
+			}
+			items[i] = item
+		default:
+			return nil, fmt.Errorf("%w: %T values into a dataset of dtype %s (strings and references)", ErrType, v, d.d.DType)
+		}
+	}
+	return items, nil
+}
+
+// storedBytes converts values into d's stored elements of itemSize bytes.
+func storedBytes[T Value](d *Dataset, itemSize int, data []T) ([]byte, error) {
+	dt := d.d.DType
+	var z T
+	switch any(z).(type) {
+	case string:
+		return stringBytes(d, itemSize, any(data).([]string))
+	case Reference:
+		return nil, fmt.Errorf("%w: references into a dataset of dtype %s", ErrType, dt)
+	case bool:
+		if dt.Kind != zarrmeta.KindBool {
+			return nil, fmt.Errorf("%w: bool values into a dataset of dtype %s", ErrType, dt)
+		}
+		out := make([]byte, len(data))
+		for i, b := range any(data).([]bool) {
+			if b {
+				out[i] = 1
+			}
+		}
+		return out, nil
+	}
+	if dt.Kind != zarrmeta.KindInt && dt.Kind != zarrmeta.KindUint && dt.Kind != zarrmeta.KindFloat {
+		return nil, fmt.Errorf("%w: %T values into a dataset of dtype %s", ErrType, z, dt)
+	}
+	if exact, ok := sameNumber[T](dt); ok && exact {
+		// Stored as T is in memory: the caller's slice is the data.
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*dt.Size), nil
+	}
+	out := make([]byte, len(data)*dt.Size)
+	order := binary.ByteOrder(binary.LittleEndian)
+	if dt.Order == zarrmeta.BigEndian {
+		order = binary.BigEndian
+	}
+	put := numberWriter(dt, order)
+	if put == nil {
+		return nil, fmt.Errorf("%w: cannot write dtype %s", ErrType, dt)
+	}
+	for i, v := range data {
+		if err := put(out[i*dt.Size:], any(v)); err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+// sameNumber reports whether T's memory layout is dt's: same kind, size and
+// byte order.
+func sameNumber[T Value](dt zarrmeta.DType) (exact, ok bool) {
+	var z T
+	k := reflect.TypeFor[T]().Kind()
+	var kind zarrmeta.Kind
+	switch {
+	case k >= reflect.Int && k <= reflect.Int64:
+		kind = zarrmeta.KindInt
+	case k >= reflect.Uint && k <= reflect.Uint64:
+		kind = zarrmeta.KindUint
+	case k == reflect.Float32 || k == reflect.Float64:
+		kind = zarrmeta.KindFloat
+	default:
+		return false, false
+	}
+	size := int(unsafe.Sizeof(z))
+	native := dt.Order == zarrmeta.NativeOrder || dt.Order == zarrmeta.NoOrder
+	return kind == dt.Kind && size == dt.Size && native, true
+}
+
+// numberWriter returns the function that stores one number in dt, refusing
+// a value dt cannot hold exactly.
+func numberWriter(dt zarrmeta.DType, order binary.ByteOrder) func([]byte, any) error {
+	switch dt.Kind {
+	case zarrmeta.KindFloat:
+		if dt.Size != 4 && dt.Size != 8 {
+			return nil
+		}
+		return func(b []byte, v any) error {
+			f, err := floatValue(v)
+			if err != nil {
+				return err
+			}
+			if dt.Size == 8 {
+				order.PutUint64(b, math.Float64bits(f))
+				return nil
+			}
+			x := float32(f)
+			if math.IsInf(float64(x), 0) && !math.IsInf(f, 0) {
+				return fmt.Errorf("%v overflows %s", f, dt)
+			}
+			if _, isInt := intValue(v); isInt && float64(x) != f {
+				return fmt.Errorf("%v is not exactly a %s", v, dt)
+			}
+			order.PutUint32(b, math.Float32bits(x))
+			return nil
+		}
+	case zarrmeta.KindInt, zarrmeta.KindUint:
+		bits := uint(dt.Size * 8)
+		if dt.Size != 1 && dt.Size != 2 && dt.Size != 4 && dt.Size != 8 {
+			return nil
+		}
+		signed := dt.Kind == zarrmeta.KindInt
+		return func(b []byte, v any) error {
+			var u uint64
+			switch {
+			case signed:
+				i, err := exactInt(v)
+				if err != nil {
+					return err
+				}
+				if bits < 64 && (i < -(1<<(bits-1)) || i >= 1<<(bits-1)) {
+					return fmt.Errorf("%v does not fit %s", v, dt)
+				}
+				u = uint64(i)
+			default:
+				x, err := exactUint(v)
+				if err != nil {
+					return err
+				}
+				if bits < 64 && x >= 1<<bits {
+					return fmt.Errorf("%v does not fit %s", v, dt)
+				}
+				u = x
+			}
+			switch dt.Size {
+			case 1:
+				b[0] = byte(u)
+			case 2:
+				order.PutUint16(b, uint16(u))
+			case 4:
+				order.PutUint32(b, uint32(u))
+			case 8:
+				order.PutUint64(b, u)
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// floatValue gives a Go number as a float64, refusing an integer that a
+// float64 does not hold exactly.
+func floatValue(v any) (float64, error) {
+	switch x := v.(type) {
+	case float32:
+		return float64(x), nil
+	case float64:
+		return x, nil
+	case uint:
+		return uintFloat(uint64(x))
+	case uint64:
+		return uintFloat(x)
+	}
+	i, ok := intValue(v)
+	if !ok {
+		return 0, fmt.Errorf("%v is not a number", v)
+	}
+	f := float64(i)
+	if f >= 1<<63 || int64(f) != i {
+		return 0, fmt.Errorf("%d is not exactly a float64", i)
+	}
+	return f, nil
+}
+
+func uintFloat(x uint64) (float64, error) {
+	f := float64(x)
+	if f >= 1<<64 || uint64(f) != x {
+		return 0, fmt.Errorf("%d is not exactly a float64", x)
+	}
+	return f, nil
+}
+
+// intValue gives v as an int64 when it is a Go integer that fits.
+func intValue(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint:
+		return int64(x), uint64(x) <= math.MaxInt64
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		return int64(x), x <= math.MaxInt64
+	}
+	return 0, false
+}
+
+func exactInt(v any) (int64, error) {
+	if i, ok := intValue(v); ok {
+		return i, nil
+	}
+	f, err := floatValue(v)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) || f < -(1<<63) || f >= 1<<63 {
+		return 0, fmt.Errorf("%v is not an integer that fits int64", v)
+	}
+	return int64(f), nil
+}
+
+func exactUint(v any) (uint64, error) {
+	switch x := v.(type) {
+	case uint:
+		return uint64(x), nil
+	case uint64:
+		return x, nil
+	}
+	if i, ok := intValue(v); ok {
+		if i < 0 {
+			return 0, fmt.Errorf("%v is negative", v)
+		}
+		return uint64(i), nil
+	}
+	f, err := floatValue(v)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) || f < 0 || f >= 1<<64 {
+		return 0, fmt.Errorf("%v is not a non-negative integer that fits uint64", v)
+	}
+	return uint64(f), nil
+}
+
+// stringBytes stores strings in a fixed-size string dataset: NUL-padded
+// bytes (|S n) or UTF-32 (LINDI's <U n scalars, which read as |O).
+func stringBytes(d *Dataset, itemSize int, data []string) ([]byte, error) {
+	out := make([]byte, len(data)*itemSize)
+	switch {
+	case d.d.DType.Kind == zarrmeta.KindBytes:
+		for i, s := range data {
+			if len(s) > itemSize {
+				return nil, fmt.Errorf("element %d: %d bytes do not fit dtype %s", i, len(s), d.d.DType)
+			}
+			copy(out[i*itemSize:], s)
+		}
+	case d.d.DType.Kind == zarrmeta.KindObject && d.d.Strings != nil:
+		for i, s := range data {
+			b := out[i*itemSize : (i+1)*itemSize]
+			k := 0
+			for _, r := range s {
+				if k+4 > len(b) {
+					return nil, fmt.Errorf("element %d: %d characters do not fit the stored <U%d", i, utf8.RuneCountInString(s), itemSize/4)
+				}
+				binary.LittleEndian.PutUint32(b[k:], uint32(r))
+				k += 4
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%w: strings into a dataset of dtype %s", ErrType, d.d.DType)
+	}
+	return out, nil
+}

@@ -1,0 +1,475 @@
+package zarr
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/store"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+func init() { driver.OpenEditor = openEditor }
+
+// bareSink is implemented by a sink that keeps everything in its document
+// (a .lindi.json): its "./" refs name files beside it, not members.
+type bareSink interface{ bare() }
+
+// editor changes a LINDI document in memory and puts chunks into its sink;
+// Commit hands the document to the sink.
+type editor struct {
+	t    *tree
+	st   *store.LINDI
+	sink driver.Sink
+
+	mu    sync.Mutex                     // serialises metadata changes
+	metas map[string]*zarrmeta.ArrayMeta // dataset key → its .zarray, for chunk keys
+	dirty bool
+}
+
+// openEditor parses doc, the current document of the container sink was
+// opened on, and returns its tree and the editor that changes it.
+func openEditor(ctx context.Context, env *driver.Env, name string, doc []byte, sink driver.Sink) (*driver.Group, driver.Editor, error) {
+	var st *store.LINDI
+	var err error
+	if _, ok := sink.(bareSink); ok {
+		st, err = store.ParseLINDI(name, doc)
+	} else {
+		st, err = store.ParseContainer(name, doc, sink)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &tree{env: env, st: st, lindi: st}
+	root, err := t.root(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return root, &editor{t: t, st: st, sink: sink, metas: map[string]*zarrmeta.ArrayMeta{}}, nil
+}
+
+func keyOf(path string) string { return strings.TrimPrefix(path, "/") }
+
+// exists reports whether a node (group, dataset or soft link) is at key.
+func (e *editor) exists(key string) bool {
+	for _, f := range []string{".zgroup", ".zarray", ".zattrs"} {
+		if _, ok := e.st.Ref(joinKey(key, f)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNew refuses to make a node at path when one is there or its parent
+// group is not.
+func (e *editor) checkNew(path string) (string, error) {
+	key := keyOf(path)
+	if key == "" {
+		return "", fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	if e.exists(key) {
+		return "", fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	parent, _ := splitPath(key)
+	if parent != "" {
+		if _, ok := e.st.Ref(joinKey(parent, ".zgroup")); !ok {
+			return "", fmt.Errorf("%s: parent group /%s: %w", path, parent, fs.ErrNotExist)
+		}
+		if e.isLink(parent) {
+			return "", fmt.Errorf("%s: parent /%s is a soft link", path, parent)
+		}
+	}
+	return key, nil
+}
+
+func (e *editor) isLink(key string) bool {
+	za, err := e.t.zattrs(context.Background(), key)
+	if err != nil {
+		return false
+	}
+	_, ok := za.SoftLink()
+	return ok
+}
+
+func splitPath(key string) (dir, name string) {
+	if i := strings.LastIndexByte(key, '/'); i >= 0 {
+		return key[:i], key[i+1:]
+	}
+	return "", key
+}
+
+func (e *editor) CreateGroup(ctx context.Context, path string) (*driver.Group, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key, err := e.checkNew(path)
+	if err != nil {
+		return nil, err
+	}
+	e.st.Set(joinKey(key, ".zgroup"), json.RawMessage(`{"zarr_format":2}`))
+	e.dirty = true
+	return &driver.Group{Attrs: map[string]any{}}, nil
+}
+
+func (e *editor) CreateDataset(ctx context.Context, path string, spec *driver.DatasetSpec) (*driver.Dataset, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key, err := e.checkNew(path)
+	if err != nil {
+		return nil, err
+	}
+	zarray, zattrs, err := datasetMeta(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	za, err := zarrmeta.ParseAttrs(zattrs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d, err := e.t.dataset(key, path, zarray, za)
+	if err != nil {
+		return nil, err
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	e.st.Set(joinKey(key, ".zarray"), zarray)
+	if len(zattrs) > 2 {
+		e.st.Set(joinKey(key, ".zattrs"), zattrs)
+	}
+	delete(e.metas, key)
+	e.dirty = true
+	return d, nil
+}
+
+// datasetMeta writes the .zarray and .zattrs of a new dataset.
+func datasetMeta(spec *driver.DatasetSpec) (zarray, zattrs []byte, err error) {
+	shape, chunks := spec.Shape, spec.Chunks
+	attrs := map[string]any{}
+	if len(shape) == 0 {
+		shape, chunks = []int{1}, []int{1}
+		attrs["_SCALAR"] = true
+	}
+	if len(chunks) != len(shape) {
+		return nil, nil, fmt.Errorf("chunks %v do not match shape %v", chunks, shape)
+	}
+	for i := range shape {
+		if shape[i] < 0 || chunks[i] < 1 {
+			return nil, nil, fmt.Errorf("shape %v with chunks %v: a dimension is negative or a chunk empty", shape, chunks)
+		}
+	}
+	if spec.Compound != nil {
+		attrs["_COMPOUND_DTYPE"] = spec.Compound
+	}
+	fill := spec.Fill
+	if fill == nil {
+		fill = defaultFill(spec.DType)
+	}
+	compressor := spec.Compressor
+	if len(bytes.TrimSpace(compressor)) == 0 {
+		compressor = json.RawMessage("null")
+	}
+	var filters any
+	if len(spec.Filters) > 0 {
+		filters = spec.Filters
+	}
+	m := map[string]any{
+		"chunks": chunks, "compressor": compressor, "dtype": spec.DType, "fill_value": fill,
+		"filters": filters, "order": "C", "shape": shape, "zarr_format": 2,
+	}
+	if zarray, err = json.Marshal(m); err != nil {
+		return nil, nil, err
+	}
+	if zattrs, err = json.Marshal(attrs); err != nil {
+		return nil, nil, err
+	}
+	return zarray, zattrs, nil
+}
+
+// defaultFill is the fill value Python lindi writes for a dtype.
+func defaultFill(dt zarrmeta.DType) json.RawMessage {
+	switch dt.Kind {
+	case zarrmeta.KindFloat:
+		return json.RawMessage("0.0")
+	case zarrmeta.KindBool:
+		return json.RawMessage("false")
+	case zarrmeta.KindBytes, zarrmeta.KindUnicode:
+		return json.RawMessage(`""`)
+	case zarrmeta.KindStruct:
+		return json.RawMessage("null")
+	}
+	return json.RawMessage("0")
+}
+
+// attrsOf returns the raw .zattrs members of the node at key.
+func (e *editor) attrsOf(path string) (string, map[string]json.RawMessage, error) {
+	key := keyOf(path)
+	if !e.exists(key) && key != "" {
+		return "", nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+	}
+	raw, ok := e.st.Ref(joinKey(key, ".zattrs"))
+	if !ok {
+		return key, map[string]json.RawMessage{}, nil
+	}
+	m, err := store.ObjectMembers(raw)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s/.zattrs: %w", key, err)
+	}
+	return key, m, nil
+}
+
+// putAttrs writes the .zattrs of the node at key and returns the user
+// attributes a reader sees.
+func (e *editor) putAttrs(key string, m map[string]json.RawMessage) (map[string]any, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q, _ := json.Marshal(k)
+		b.Write(q)
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	za, err := zarrmeta.ParseAttrs(b.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	attrs, err := userAttrs(za)
+	if err != nil {
+		return nil, err
+	}
+	e.st.Set(joinKey(key, ".zattrs"), b.Bytes())
+	e.dirty = true
+	return attrs, nil
+}
+
+// reserved are the attribute names LINDI keeps for itself.
+var reserved = map[string]bool{
+	"_SCALAR": true, "_COMPOUND_DTYPE": true, "_REFERENCE": true, "_EXTERNAL_ARRAY_LINK": true, "_SOFT_LINK": true,
+}
+
+func checkAttrName(name string) error {
+	switch {
+	case reserved[name]:
+		return fmt.Errorf("attribute name %q is reserved by LINDI", name)
+	case name == "":
+		return errors.New("empty attribute name")
+	}
+	return nil
+}
+
+func (e *editor) SetAttr(ctx context.Context, path, name string, v any) (map[string]any, error) {
+	if err := checkAttrName(name); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key, m, err := e.attrsOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := m["_SOFT_LINK"]; ok {
+		return nil, fmt.Errorf("%s is a soft link: attributes belong to its target", path)
+	}
+	v, err = e.prepare(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: attribute %q: %w", path, name, err)
+	}
+	raw, err := encodeAttr(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: attribute %q: %w", path, name, err)
+	}
+	m[name] = raw
+	return e.putAttrs(key, m)
+}
+
+func (e *editor) DeleteAttr(ctx context.Context, path, name string) (map[string]any, error) {
+	if err := checkAttrName(name); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key, m, err := e.attrsOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := m[name]; !ok {
+		return nil, fmt.Errorf("%s: attribute %q: %w", path, name, fs.ErrNotExist)
+	}
+	delete(m, name)
+	return e.putAttrs(key, m)
+}
+
+// prepare replaces the references in an attribute value by the JSON
+// objects LINDI stores for them.
+func (e *editor) prepare(v any) (any, error) {
+	switch v := v.(type) {
+	case driver.Ref:
+		return e.refObject(v.Path)
+	case []driver.Ref:
+		out := make([]any, len(v))
+		for i, r := range v {
+			o, err := e.refObject(r.Path)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = o
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// refObject is the {"_REFERENCE": …} object of a reference to path, with the
+// object ids lindi checks when it resolves one (null where the object has
+// none).
+func (e *editor) refObject(path string) (json.RawMessage, error) {
+	ref, err := e.refValue(path)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(ref)
+}
+
+func (e *editor) refValue(path string) (map[string]any, error) {
+	key := keyOf(path)
+	if key != "" && !e.exists(key) {
+		return nil, fmt.Errorf("reference to %s: %w", path, fs.ErrNotExist)
+	}
+	return map[string]any{"_REFERENCE": map[string]any{
+		"object_id": e.objectID(key), "path": "/" + key, "source": ".", "source_object_id": e.objectID(""),
+	}}, nil
+}
+
+// objectID is the object_id attribute of the node at key, or nil.
+func (e *editor) objectID(key string) any {
+	za, err := e.t.zattrs(context.Background(), key)
+	if err != nil {
+		return nil
+	}
+	if v, ok := za.Get("object_id"); ok {
+		if s, ok := v.(string); ok {
+			return s
+		}
+	}
+	return nil
+}
+
+func (e *editor) RefItem(ctx context.Context, path string) (any, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.refValue(path)
+}
+
+func (e *editor) SoftLink(ctx context.Context, path, target string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key, err := e.checkNew(path)
+	if err != nil {
+		return err
+	}
+	link, err := json.Marshal(map[string]any{"_SOFT_LINK": map[string]string{"path": target}})
+	if err != nil {
+		return err
+	}
+	// As Python lindi: an empty group carrying the link.
+	e.st.Set(joinKey(key, ".zgroup"), json.RawMessage(`{"zarr_format":2}`))
+	e.st.Set(joinKey(key, ".zattrs"), link)
+	e.dirty = true
+	return nil
+}
+
+func (e *editor) Delete(ctx context.Context, path string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key := keyOf(path)
+	if key == "" {
+		return errors.New("the root group cannot be deleted")
+	}
+	if !e.exists(key) {
+		return fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+	}
+	e.st.Delete(key)
+	for k := range e.metas {
+		if k == key || strings.HasPrefix(k, key+"/") {
+			delete(e.metas, k)
+		}
+	}
+	e.dirty = true
+	return nil
+}
+
+func (e *editor) Writable(ctx context.Context, path string) error {
+	za, err := e.t.zattrs(ctx, keyOf(path))
+	if err != nil {
+		return err
+	}
+	if _, ok := za.ExternalArrayLink(); ok {
+		return fmt.Errorf("%s is an _EXTERNAL_ARRAY_LINK dataset, whose data is read from an HDF5 file: a write would be shadowed by it", path)
+	}
+	return nil
+}
+
+// meta returns the parsed .zarray of the dataset at key.
+func (e *editor) meta(key string) (*zarrmeta.ArrayMeta, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if m, ok := e.metas[key]; ok {
+		return m, nil
+	}
+	raw, ok := e.st.Ref(joinKey(key, ".zarray"))
+	if !ok {
+		return nil, fmt.Errorf("/%s is not a dataset", key)
+	}
+	m, err := zarrmeta.ParseArray(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s/.zarray: %w", key, err)
+	}
+	e.metas[key] = m
+	return m, nil
+}
+
+func (e *editor) PutChunk(ctx context.Context, path string, coords []int, data []byte) error {
+	key := keyOf(path)
+	m, err := e.meta(key)
+	if err != nil {
+		return err
+	}
+	ck := joinKey(key, m.ChunkKey(coords))
+	ref := driver.InlineRef(data)
+	if len(data) >= driver.InlineLimit {
+		if ref, err = e.sink.Blob(ctx, ck, data); err != nil {
+			return err
+		}
+	}
+	e.st.Set(ck, ref)
+	e.mu.Lock()
+	e.dirty = true
+	e.mu.Unlock()
+	return nil
+}
+
+func (e *editor) Commit(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.dirty {
+		return nil
+	}
+	if err := e.sink.Commit(ctx, e.st.Document()); err != nil {
+		return err
+	}
+	e.dirty = false
+	return nil
+}
+
+func (e *editor) Close() error { return e.sink.Close() }

@@ -1,0 +1,261 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lindigo/lindi/selection"
+)
+
+// Put stores the encoded chunk at grid coordinates coords. It is called from
+// several goroutines at once and must not retain data after it returns.
+type Put func(ctx context.Context, coords []int, data []byte) error
+
+// WriteOptions tune a write. Put is required.
+type WriteOptions struct {
+	// Workers bounds the goroutines that assemble and encode chunks, and so
+	// the chunks a write holds at once; 0 means GOMAXPROCS.
+	Workers int
+	// Put stores each encoded chunk.
+	Put Put
+}
+
+// Write writes src, the elements of the selection r in C order and in the
+// stored byte order (r.Len()*a.ItemSize bytes), into array a: each touched
+// chunk is assembled (read, modified and written back when the selection
+// covers only part of it; straight from src when it covers a whole chunk
+// that lies in one run of src), encoded with a's pipeline on a bounded pool
+// of workers, and handed to opt.Put. A write holds at most a few chunks per
+// worker besides src, however many chunks it touches. Elements of a new
+// chunk that the selection does not cover, and the part of an edge chunk
+// beyond the array's end, are the fill value.
+func Write(ctx context.Context, a *Chunked, r *selection.Resolved, src []byte, opt WriteOptions) error {
+	if want := r.Len() * a.ItemSize; len(src) != want {
+		return fmt.Errorf("engine: %s: %d bytes to write, selection needs %d", a.Name, len(src), want)
+	}
+	return write(ctx, a, r, opt, func(ctx context.Context, cp *selection.ChunkPlan) ([]byte, error) {
+		chunk, err := a.assemble(ctx, cp, src)
+		if err != nil || a.Pipeline == nil || a.Pipeline.Empty() {
+			return chunk, err
+		}
+		return a.Pipeline.Encode(nil, chunk, a.ItemSize)
+	})
+}
+
+// WriteObjects writes items, the elements of the selection r of the object
+// array a in C order, as Write writes bytes.
+func WriteObjects(ctx context.Context, a *Chunked, r *selection.Resolved, items []any, opt WriteOptions) error {
+	if len(items) != r.Len() {
+		return fmt.Errorf("engine: %s: %d items to write, selection needs %d", a.Name, len(items), r.Len())
+	}
+	if !a.Objects || a.Pipeline == nil {
+		return fmt.Errorf("engine: %s: not an object array with an object codec", a.Name)
+	}
+	return write(ctx, a, r, opt, func(ctx context.Context, cp *selection.ChunkPlan) ([]byte, error) {
+		chunk, err := a.oldObjects(ctx, cp)
+		if err != nil {
+			return nil, err
+		}
+		cp.Runs(func(s, d, n int) bool {
+			copy(chunk[s:s+n], items[d:d+n])
+			return true
+		})
+		return a.Pipeline.EncodeObjects(chunk, a.Chunks)
+	})
+}
+
+// write runs each chunk of r's plan through chunk, which assembles and
+// encodes it, on a bounded pool of workers, and puts the results.
+func write(ctx context.Context, a *Chunked, r *selection.Resolved, opt WriteOptions,
+	chunk func(context.Context, *selection.ChunkPlan) ([]byte, error)) error {
+	if err := a.check(); err != nil {
+		return err
+	}
+	if opt.Put == nil {
+		return errors.New("engine: Write needs a Put")
+	}
+	if a.FOrder {
+		return fmt.Errorf("engine: %s: writing an array stored in Fortran order is not supported", a.Name)
+	}
+	plan, err := r.Plan(a.Chunks)
+	if err != nil {
+		return fmt.Errorf("engine: %s: %w", a.Name, err)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for cp := range plan.Chunks() {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			enc, err := chunk(gctx, cp)
+			if err != nil {
+				return &ChunkError{Array: a.Name, Coords: cp.Coords, Where: "write", Err: err}
+			}
+			if err := opt.Put(gctx, cp.Coords, enc); err != nil {
+				return &ChunkError{Array: a.Name, Coords: cp.Coords, Where: "put", Err: err}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return preferCaller(ctx, err)
+	}
+	return ctx.Err()
+}
+
+// assemble returns the whole chunk cp writes: a slice of src when the
+// selection takes the whole chunk as one run of src, else a new buffer
+// holding the chunk's old contents (or fill) with the selected elements
+// replaced.
+func (a *Chunked) assemble(ctx context.Context, cp *selection.ChunkPlan, src []byte) ([]byte, error) {
+	is, n := a.ItemSize, a.chunkLen()
+	if off, ok := cp.Contiguous(); ok {
+		return src[off*is : (off+n)*is], nil
+	}
+	var chunk []byte
+	if a.covers(cp) {
+		chunk = make([]byte, n*is)
+		a.fill(chunk)
+	} else {
+		var err error
+		if chunk, err = a.oldChunk(ctx, cp.Coords); err != nil {
+			return nil, err
+		}
+	}
+	cp.Runs(func(s, d, m int) bool {
+		copy(chunk[s*is:(s+m)*is], src[d*is:(d+m)*is])
+		return true
+	})
+	return chunk, nil
+}
+
+// fill sets every element of chunk to the fill value.
+func (a *Chunked) fill(chunk []byte) {
+	is := a.ItemSize
+	if len(a.Fill) != is || isZero(a.Fill) {
+		clear(chunk)
+		return
+	}
+	for i := 0; i < len(chunk); i += is {
+		copy(chunk[i:i+is], a.Fill)
+	}
+}
+
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether the selection of cp takes every element of the
+// chunk that lies inside the array, so that its old contents need not be
+// read.
+func (a *Chunked) covers(cp *selection.ChunkPlan) bool {
+	for d := range cp.Axes {
+		ax := &cp.Axes[d]
+		extent := min(a.Chunks[d], a.Shape[d]-cp.Coords[d]*a.Chunks[d])
+		if ax.Len() < extent {
+			return false
+		}
+		seen := make([]bool, extent)
+		k := 0
+		for i := range ax.Len() {
+			if s := ax.Src(i); !seen[s] {
+				seen[s] = true
+				k++
+			}
+		}
+		if k != extent {
+			return false
+		}
+	}
+	return true
+}
+
+// oldChunk reads and decodes the chunk at coords as it is stored now, or
+// returns it filled when it was never written.
+func (a *Chunked) oldChunk(ctx context.Context, coords []int) ([]byte, error) {
+	n := a.chunkLen() * a.ItemSize
+	chunk := make([]byte, n)
+	raw, missing, err := a.stored(ctx, coords)
+	if err != nil {
+		return nil, err
+	}
+	if missing {
+		a.fill(chunk)
+		return chunk, nil
+	}
+	if err := a.decode(chunk, raw, a.Pipeline); err != nil {
+		return nil, err
+	}
+	return chunk, nil
+}
+
+// oldObjects reads and decodes the object chunk cp writes to as it is
+// stored now (fill items when it was never written, or when the selection
+// covers it all).
+func (a *Chunked) oldObjects(ctx context.Context, cp *selection.ChunkPlan) ([]any, error) {
+	n := a.chunkLen()
+	var raw []byte
+	missing := true
+	if !a.covers(cp) {
+		var err error
+		if raw, missing, err = a.stored(ctx, cp.Coords); err != nil {
+			return nil, err
+		}
+	}
+	if missing {
+		items := make([]any, n)
+		for i := range items {
+			items[i] = a.FillObject
+		}
+		return items, nil
+	}
+	items, err := a.Pipeline.DecodeObjects(raw, n)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) != n {
+		return nil, fmt.Errorf("object chunk decodes to %d items, want %d", len(items), n)
+	}
+	return items, nil
+}
+
+// stored returns the stored bytes of the chunk at coords, or missing.
+func (a *Chunked) stored(ctx context.Context, coords []int) (raw []byte, missing bool, err error) {
+	c, err := a.Locator.Locate(ctx, coords)
+	if err != nil {
+		return nil, false, err
+	}
+	if c.Pipeline != nil {
+		return nil, false, fmt.Errorf("the chunk is stored with its own filter mask (HDF5): rewriting it is not supported")
+	}
+	switch {
+	case c.Missing:
+		return nil, true, nil
+	case c.Src == nil:
+		return c.Data, false, nil
+	}
+	raw = make([]byte, c.Len)
+	got, err := c.Src.ReadAt(ctx, raw, c.Off)
+	if got == len(raw) {
+		return raw, false, nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return nil, false, fmt.Errorf("%s: %w", where(c), err)
+}

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Ref returns the raw ref of key as the document holds it.
+func (s *LINDI) Ref(key string) (json.RawMessage, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	raw, ok := s.refs[key]
+	return raw, ok
+}
+
+// Set makes raw the ref of key (a JSON object for metadata, an inline string
+// or a [url, offset, length] range), so that the next Get and List see it.
+// It is safe to call while other goroutines read.
+func (s *LINDI) Set(key string, raw json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refs == nil {
+		s.refs = map[string]json.RawMessage{}
+	}
+	s.refs[key] = raw
+	dir, file := splitKey(key)
+	if file != ".zarray" && file != ".zgroup" && file != ".zattrs" {
+		return
+	}
+	// Register the node and any ancestor not listed yet.
+	for dir != "" {
+		parent, child := splitKey(dir)
+		names := s.nodes[parent]
+		i, found := slices.BinarySearch(names, child)
+		if found {
+			return
+		}
+		if s.nodes == nil {
+			s.nodes = map[string][]string{}
+		}
+		s.nodes[parent] = slices.Insert(names, i, child)
+		dir = parent
+	}
+}
+
+// Delete removes the node at key ("a/b") and every key under it, or the
+// single key when it names no node; it reports the number of keys removed.
+func (s *LINDI) Delete(key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	if _, ok := s.refs[key]; ok {
+		delete(s.refs, key)
+		n++
+	}
+	prefix := key + "/"
+	for k := range s.refs {
+		if strings.HasPrefix(k, prefix) {
+			delete(s.refs, k)
+			n++
+		}
+	}
+	for dir := range s.nodes {
+		if dir == key || strings.HasPrefix(dir, prefix) {
+			delete(s.nodes, dir)
+		}
+	}
+	parent, child := splitKey(key)
+	if names := s.nodes[parent]; names != nil {
+		if i, found := slices.BinarySearch(names, child); found {
+			s.nodes[parent] = slices.Delete(names, i, i+1)
+		}
+	}
+	return n
+}
+
+// Keys returns the keys under prefix ("a/b/" for the keys of node a/b, ""
+// for all), sorted.
+func (s *LINDI) Keys(prefix string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var keys []string
+	for k := range s.refs {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Document returns the document as it stands: its top-level members
+// (version, templates, generationMetadata) as they were read, and refs with
+// the keys sorted, one to a line, each value as it was set. The refs of a
+// generated ("gen") document are written out.
+func (s *LINDI) Document() []byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var b bytes.Buffer
+	b.Grow(64 * len(s.refs))
+	top := maps.Clone(s.top)
+	if top == nil {
+		top = map[string]json.RawMessage{}
+	}
+	top["refs"] = nil
+	b.WriteString("{")
+	for i, k := range slices.Sorted(maps.Keys(top)) {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  ")
+		writeKey(&b, k)
+		if k != "refs" {
+			b.Write(top[k])
+			continue
+		}
+		b.WriteString("{")
+		for j, rk := range slices.Sorted(maps.Keys(s.refs)) {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n    ")
+			writeKey(&b, rk)
+			b.Write(bytes.TrimSpace(s.refs[rk]))
+		}
+		b.WriteString("\n  }")
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes()
+}
+
+func writeKey(b *bytes.Buffer, k string) {
+	q, _ := json.Marshal(k) // a string always marshals
+	b.Write(q)
+	b.WriteString(": ")
+}
+
+// ObjectMembers splits the JSON object b (a .zattrs, which may hold the bare
+// tokens NaN and Infinity as Python writes them) into its members, each as
+// the bytes b holds.
+func ObjectMembers(b []byte) (map[string]json.RawMessage, error) {
+	clean := sanitizeJSON(b)
+	if !json.Valid(clean) {
+		return nil, fmt.Errorf("%w: not valid JSON", ErrFormat)
+	}
+	i := skipSpace(clean, 0)
+	if i >= len(clean) || clean[i] != '{' {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrFormat)
+	}
+	m := map[string]json.RawMessage{}
+	_, err := eachMember(clean, i, func(k string, s, e int) error {
+		m[k] = json.RawMessage(b[s:e:e])
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
