@@ -6,8 +6,10 @@ package h5
 // is initialisation order: HDF5 (whose superblock may follow a user block)
 // first, then Zarr, then the LINDI containers (which build on the Zarr driver,
 // so it initialises first). A URL that is neither HDF5 nor JSON nor a tar is
-// tried as a Zarr store, then as a .lindi.d.
+// tried as a Zarr store, then as a .lindi.d. Package index gives the HDF5
+// driver the LINDI document of an HDF5 file (File.Document).
 import (
+	_ "github.com/lindigo/lindi/index"
 	_ "github.com/lindigo/lindi/internal/driver/hdf5"
 	_ "github.com/lindigo/lindi/internal/driver/lindi"
 	_ "github.com/lindigo/lindi/internal/driver/zarr"

@@ -36,6 +36,8 @@ type File struct {
 	ext *externals
 	// ed changes the file when it was opened for writing; nil otherwise.
 	ed driver.Editor
+	// docFn gives the file's LINDI document (Document); nil for none.
+	docFn func(context.Context) ([]byte, error)
 }
 
 // Option configures Open.
@@ -380,7 +382,7 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 	if err != nil {
 		return err
 	}
-	f.format = d.Name()
+	f.format, f.docFn = d.Name(), root.Document
 	f.tree = newTree(f)
 	f.root = f.tree.group(root, "/")
 	return f.root.completed(ctx)

@@ -24,7 +24,37 @@ var ErrReadOnly = driver.ErrReadOnly
 // for writing, held against other writers (an advisory lock) until Close;
 // nothing reaches it before Flush or Close commits it.
 func Create(ctx context.Context, name string, opts ...Option) (*File, error) {
-	return openWritable(ctx, name, true, opts)
+	return openWritable(ctx, name, true, nil, opts)
+}
+
+// CreateFrom makes a new LINDI file at name (as Create) holding everything
+// src holds, by reference: its chunks stay where they are, named by
+// absolute paths or URLs, and src is never modified. This is how an HDF5
+// or NWB file (through its index), or a LINDI file read-only or remote, is
+// amended: a .lindi.tar made from it takes the new objects. Datasets that
+// the index links to the HDF5 file (_EXTERNAL_ARRAY_LINK, those of more
+// than 1000 chunks) read from it but cannot be written.
+func CreateFrom(ctx context.Context, name string, src *File, opts ...Option) (*File, error) {
+	doc, err := src.Document(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("h5: create %s from %s: %w", source.Redact(name), src.Name(), err)
+	}
+	return openWritable(ctx, name, true, doc, opts)
+}
+
+// Document returns the file as a LINDI JSON document whose refs name the
+// bytes by absolute paths or URLs: a LINDI file's own document with its
+// relative refs and container members resolved, or an HDF5 file's index (as
+// lindi index writes it). A Zarr store has none.
+func (f *File) Document(ctx context.Context) ([]byte, error) {
+	if f.docFn == nil {
+		return nil, fmt.Errorf("h5: %s: a %s file has no LINDI document", f.Name(), f.format)
+	}
+	doc, err := f.docFn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("h5: %s: %w", f.Name(), err)
+	}
+	return doc, nil
 }
 
 // OpenWrite opens an existing local LINDI file (.lindi.json, .lindi.tar or
@@ -34,10 +64,12 @@ func Create(ctx context.Context, name string, opts ...Option) (*File, error) {
 // store cannot be opened for writing; make an amendable copy first (lindi
 // cp, or Copy).
 func OpenWrite(ctx context.Context, name string, opts ...Option) (*File, error) {
-	return openWritable(ctx, name, false, opts)
+	return openWritable(ctx, name, false, nil, opts)
 }
 
-func openWritable(ctx context.Context, name string, create bool, opts []Option) (*File, error) {
+// openWritable creates name (from doc when it is set) or opens it for
+// writing.
+func openWritable(ctx context.Context, name string, create bool, initial []byte, opts []Option) (*File, error) {
 	op := "open for writing"
 	if create {
 		op = "create"
@@ -54,6 +86,9 @@ func openWritable(ctx context.Context, name string, create bool, opts []Option) 
 	}
 	var sink driver.Sink
 	doc := []byte(driver.EmptyDocument)
+	if initial != nil {
+		doc = initial
+	}
 	var err error
 	if create {
 		sink, err = c.Create(ctx, name)
@@ -68,13 +103,13 @@ func openWritable(ctx context.Context, name string, create bool, opts []Option) 
 		sink.Close()
 		return nil, err
 	}
-	root, ed, err := driver.OpenEditor(ctx, f.env, name, doc, sink)
+	root, ed, err := driver.OpenEditor(ctx, f.env, name, doc, sink, initial != nil)
 	if err != nil {
 		sink.Close()
 		f.env.Pool.Close()
 		return fail(err)
 	}
-	f.format, f.ed = c.Name(), ed
+	f.format, f.ed, f.docFn = c.Name(), ed, root.Document
 	f.tree = newTree(f)
 	f.root = f.tree.group(root, "/")
 	f.ext = newExternals(f, opts)
@@ -388,6 +423,19 @@ func driverValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// Discard releases a file opened for writing without committing what
+// changed since the last Flush, and closes it: the file stays at its last
+// committed state (for a file from Create that never flushed, the empty
+// file).
+func (f *File) Discard() error {
+	var err error
+	if f.ed != nil {
+		err = f.ed.Close()
+		f.ed = nil
+	}
+	return errors.Join(err, f.Close())
 }
 
 // closeWritable commits and releases a file opened for writing.

@@ -301,48 +301,67 @@ func Write[T Value](ctx context.Context, d *Dataset, sel selection.Selection, da
 }
 
 func write[T Value](ctx context.Context, d *Dataset, sel selection.Selection, data []T) error {
-	ed, err := d.f.editor()
+	w, err := d.startWrite(ctx, sel)
 	if err != nil {
 		return err
 	}
-	if d.d.Err != nil {
-		return d.d.Err
+	if len(data) != w.r.Len() {
+		return fmt.Errorf("%d values for a selection of shape %v (%d elements)", len(data), w.r.Shape(), w.r.Len())
 	}
-	if err := ed.Writable(ctx, d.path); err != nil {
-		return err
-	}
-	if _, ok, err := sel.Split(d.d.Shape); err != nil {
-		return err
-	} else if ok {
-		return errors.New("pointwise selections (Vindex, MaskND) cannot be written; write per row or with an orthogonal selection")
-	}
-	r, stored, err := d.resolve(sel)
-	if err != nil {
-		return err
-	}
-	if len(data) != r.Len() {
-		return fmt.Errorf("%d values for a selection of shape %v (%d elements)", len(data), r.Shape(), r.Len())
-	}
-	st, err := d.d.Storage.Stored(ctx)
-	if err != nil {
-		return err
-	}
-	a := st.Array
-	opt := engine.WriteOptions{Workers: d.f.workers, Put: func(ctx context.Context, coords []int, chunk []byte) error {
-		return ed.PutChunk(ctx, d.path, coords, chunk)
-	}}
-	if a.Objects {
-		items, err := objectItems(ctx, ed, d, data)
+	if w.a.Objects {
+		items, err := objectItems(ctx, w.ed, d, data)
 		if err != nil {
 			return err
 		}
-		return engine.WriteObjects(ctx, a, stored, items, opt)
+		return engine.WriteObjects(ctx, w.a, w.stored, items, w.opt)
 	}
-	raw, err := storedBytes(d, a.ItemSize, data)
+	raw, err := storedBytes(d, w.a.ItemSize, data)
 	if err != nil {
 		return err
 	}
-	return engine.Write(ctx, a, stored, raw, opt)
+	return engine.Write(ctx, w.a, w.stored, raw, w.opt)
+}
+
+// datasetWrite is a write checked and resolved: the selection as users
+// see it (r) and as stored (stored), the engine's array and options.
+type datasetWrite struct {
+	ed        driver.Editor
+	r, stored *selection.Resolved
+	a         *engine.Chunked
+	opt       engine.WriteOptions
+}
+
+// startWrite checks that sel of d can be written and resolves it.
+func (d *Dataset) startWrite(ctx context.Context, sel selection.Selection) (*datasetWrite, error) {
+	ed, err := d.f.editor()
+	if err != nil {
+		return nil, err
+	}
+	if d.d.Err != nil {
+		return nil, d.d.Err
+	}
+	if err := ed.Writable(ctx, d.path); err != nil {
+		return nil, err
+	}
+	if _, ok, err := sel.Split(d.d.Shape); err != nil {
+		return nil, err
+	} else if ok {
+		return nil, errors.New("pointwise selections (Vindex, MaskND) cannot be written; write per row or with an orthogonal selection")
+	}
+	r, stored, err := d.resolve(sel)
+	if err != nil {
+		return nil, err
+	}
+	st, err := d.d.Storage.Stored(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &datasetWrite{ed: ed, r: r, stored: stored, a: st.Array, opt: engine.WriteOptions{
+		Workers: d.f.workers,
+		Put: func(ctx context.Context, coords []int, chunk []byte) error {
+			return ed.PutChunk(ctx, d.path, coords, chunk)
+		},
+	}}, nil
 }
 
 // objectItems turns values into the items of an object dataset.
@@ -632,4 +651,61 @@ func stringBytes(d *Dataset, itemSize int, data []string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: strings into a dataset of dtype %s", ErrType, d.d.DType)
 	}
 	return out, nil
+}
+
+// WriteArray writes a, the values of the selection sel of d (in C order,
+// its data in its dtype's byte order, as Read gives them), into d: numbers
+// and bools of d's kind and size (any byte order), strings (|S n, <U n, |O)
+// into string datasets. Converting numbers between dtypes is Write's.
+func (d *Dataset) WriteArray(ctx context.Context, sel selection.Selection, a *Array) error {
+	if err := d.writeArray(ctx, sel, a); err != nil {
+		return fmt.Errorf("h5: write %s[%s]: %w", d.path, sel, err)
+	}
+	return nil
+}
+
+func (d *Dataset) writeArray(ctx context.Context, sel selection.Selection, a *Array) error {
+	switch a.DType.Kind {
+	case zarrmeta.KindBytes, zarrmeta.KindUnicode, zarrmeta.KindObject:
+		s, err := As[string](a)
+		if err != nil {
+			return err
+		}
+		return write(ctx, d, sel, s.Data)
+	}
+	dt := d.d.DType
+	if a.DType.Kind != dt.Kind || a.DType.Size != dt.Size || a.Data == nil {
+		return fmt.Errorf("%w: %s values into a dataset of dtype %s (Write converts numbers)", ErrType, a.DType, dt)
+	}
+	switch dt.Kind {
+	case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat:
+	default:
+		return fmt.Errorf("%w: cannot write dtype %s", ErrType, dt)
+	}
+	data := a.Data
+	if a.DType.Order != dt.Order && dt.Size > 1 {
+		// Put the bytes in the stored order: swapping is its own inverse.
+		data = append([]byte(nil), data...)
+		from := a.DType
+		from.Order = zarrmeta.NativeOrder
+		if dt.Order == zarrmeta.NativeOrder {
+			from.Order = a.DType.Order
+		}
+		if err := from.SwapToNative(data); err != nil {
+			return err
+		}
+	}
+	return d.writeRaw(ctx, sel, data)
+}
+
+// writeRaw writes stored elements.
+func (d *Dataset) writeRaw(ctx context.Context, sel selection.Selection, raw []byte) error {
+	w, err := d.startWrite(ctx, sel)
+	if err != nil {
+		return err
+	}
+	if w.a.Objects || len(raw) != w.r.Len()*w.a.ItemSize {
+		return fmt.Errorf("%d bytes for a selection of shape %v (%d elements of %d bytes)", len(raw), w.r.Shape(), w.r.Len(), w.a.ItemSize)
+	}
+	return engine.Write(ctx, w.a, w.stored, raw, w.opt)
 }

@@ -2,9 +2,11 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -101,9 +103,15 @@ func (s *LINDI) Keys(prefix string) []string {
 func (s *LINDI) Document() []byte {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return writeDocument(s.top, s.refs)
+}
+
+// writeDocument writes a LINDI document: the top-level members top and
+// refs, sorted, a ref to a line.
+func writeDocument(top0, refs map[string]json.RawMessage) []byte {
 	var b bytes.Buffer
-	b.Grow(64 * len(s.refs))
-	top := maps.Clone(s.top)
+	b.Grow(64 * len(refs))
+	top := maps.Clone(top0)
 	if top == nil {
 		top = map[string]json.RawMessage{}
 	}
@@ -120,18 +128,118 @@ func (s *LINDI) Document() []byte {
 			continue
 		}
 		b.WriteString("{")
-		for j, rk := range slices.Sorted(maps.Keys(s.refs)) {
+		for j, rk := range slices.Sorted(maps.Keys(refs)) {
 			if j > 0 {
 				b.WriteString(",")
 			}
 			b.WriteString("\n    ")
 			writeKey(&b, rk)
-			b.Write(bytes.TrimSpace(s.refs[rk]))
+			b.Write(bytes.TrimSpace(refs[rk]))
 		}
 		b.WriteString("\n  }")
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes()
+}
+
+// Absolute returns the document with every range ref naming its bytes by an
+// absolute path or URL: templates expanded, relative paths resolved against
+// the document's location, a container's members ("./blobs/…") as ranges of
+// the container file, and _EXTERNAL_ARRAY_LINK urls resolved too. A LINDI
+// file made from it reads the same bytes wherever it is written.
+func (s *LINDI) Absolute(ctx context.Context) ([]byte, error) {
+	s.mu.RLock()
+	keys := slices.Collect(maps.Keys(s.refs))
+	s.mu.RUnlock()
+	refs := make(map[string]json.RawMessage, len(keys))
+	for _, k := range keys {
+		raw, _ := s.Ref(k)
+		raw = bytes.TrimSpace(raw)
+		switch {
+		case len(raw) > 0 && raw[0] == '[':
+			v, err := s.Get(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			if raw, err = absoluteRef(v); err != nil {
+				return nil, fmt.Errorf("store: %s: ref %q: %w", s.name, k, err)
+			}
+		case strings.HasSuffix(k, ".zattrs") && bytes.Contains(raw, []byte("_EXTERNAL_ARRAY_LINK")):
+			var err error
+			if raw, err = s.absoluteLink(raw); err != nil {
+				return nil, fmt.Errorf("store: %s: %s: %w", s.name, k, err)
+			}
+		}
+		refs[k] = raw
+	}
+	top := map[string]json.RawMessage{"version": json.RawMessage("1")}
+	if g, ok := s.top["generationMetadata"]; ok {
+		top["generationMetadata"] = g
+	}
+	return writeDocument(top, refs), nil
+}
+
+// absoluteRef writes the located value v as a ref.
+func absoluteRef(v Value) (json.RawMessage, error) {
+	if v.InMemory() {
+		return json.Marshal(string(v.Data)) // never: a range ref is not inline
+	}
+	u := v.URL
+	if !IsURL(u) {
+		abs, err := filepath.Abs(u)
+		if err != nil {
+			return nil, err
+		}
+		u = abs
+	}
+	if v.Len < 0 {
+		if v.Off != 0 {
+			return nil, fmt.Errorf("%w: a range of unknown length at %d", ErrFormat, v.Off)
+		}
+		return json.Marshal([]any{u})
+	}
+	return json.Marshal([]any{u, v.Off, v.Len})
+}
+
+// absoluteLink resolves the url of an _EXTERNAL_ARRAY_LINK in .zattrs raw.
+func (s *LINDI) absoluteLink(raw json.RawMessage) (json.RawMessage, error) {
+	m, err := ObjectMembers(raw)
+	if err != nil {
+		return nil, err
+	}
+	var link map[string]any
+	if err := json.Unmarshal(m["_EXTERNAL_ARRAY_LINK"], &link); err != nil {
+		return nil, fmt.Errorf("%w: _EXTERNAL_ARRAY_LINK: %v", ErrFormat, err)
+	}
+	u, ok := link["url"].(string)
+	if !ok {
+		return nil, fmt.Errorf("%w: _EXTERNAL_ARRAY_LINK has no url", ErrFormat)
+	}
+	if u, err = s.Resolve(u); err != nil {
+		return nil, err
+	}
+	if !IsURL(u) {
+		if u, err = filepath.Abs(u); err != nil {
+			return nil, err
+		}
+	}
+	link["url"] = u
+	if m["_EXTERNAL_ARRAY_LINK"], err = json.Marshal(link); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q, _ := json.Marshal(k)
+		b.Write(q)
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 func writeKey(b *bytes.Buffer, k string) {

@@ -1,5 +1,5 @@
 // Command lindi lists and reads datasets of LINDI JSON files, Zarr v2 stores
-// and HDF5 files, local or remote.
+// and HDF5 files, local or remote, and writes and amends LINDI files.
 //
 //	lindi ls [-r] [-a] FILE [PATH]
 //	lindi info FILE [PATH]
@@ -7,6 +7,10 @@
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+//	lindi cp SRC DST
+//	lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
+//	lindi attr [--delete] FILE PATH NAME [VALUE]
+//	lindi rm FILE PATH
 //	lindi --version
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
@@ -62,6 +66,13 @@ const usage = `usage:
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
   lindi index [-o OUT] [--all-chunks] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
+  lindi cp SRC DST                 make DST (.lindi.json, .lindi.tar or .lindi.d) from any readable SRC, by reference
+  lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
+                                   write a dataset from a .npy file (replacing one at PATH)
+  lindi attr FILE PATH NAME VALUE  set an attribute; VALUE is JSON ('"mV"', 30000.0, [1, 2])
+  lindi attr --delete FILE PATH NAME
+                                   delete an attribute
+  lindi rm FILE PATH               delete a group, dataset or link
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi --version                  the version of lindi
   lindi CMD -h                     the flags of a command
@@ -117,6 +128,14 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdIndex(ctx, args[1:], stdout)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "cp":
+		return cmdCp(ctx, args[1:])
+	case "put":
+		return cmdPut(ctx, args[1:])
+	case "attr":
+		return cmdAttr(ctx, args[1:])
+	case "rm":
+		return cmdRm(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -199,6 +199,12 @@ type Group struct {
 	// refers to objects elsewhere in the file). h5 calls it before it hands
 	// the group to a user.
 	Complete func(ctx context.Context) (attrs map[string]any, links []Link, err error)
+	// Document, set on the root group of a file that has one, returns the
+	// whole file as a LINDI JSON document whose refs are absolute (local
+	// paths or URLs), so that a LINDI file made from it reads the same
+	// bytes wherever it is: the document of a LINDI file with its relative
+	// refs and container members resolved, or an HDF5 file's index.
+	Document func(ctx context.Context) ([]byte, error)
 }
 
 // Finder finds a member of a group of a store that cannot be listed.

@@ -66,6 +66,9 @@ type DatasetSpec struct {
 // opened for writing. It is the value of h5.ErrReadOnly.
 var ErrReadOnly = errors.New("h5: file is not open for writing")
 
-// OpenEditor builds the editor of a LINDI document: set by the Zarr driver,
+// OpenEditor builds the editor of doc, a LINDI document, for the container
+// sink was opened on. fresh says that doc is not the container's committed
+// state yet (a new file made from a document), so that the first Commit
+// writes it even if nothing else changes. It is set by the Zarr driver,
 // which owns the LINDI tree, from its init function.
-var OpenEditor func(ctx context.Context, env *Env, name string, doc []byte, sink Sink) (*Group, Editor, error)
+var OpenEditor func(ctx context.Context, env *Env, name string, doc []byte, sink Sink, fresh bool) (*Group, Editor, error)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
@@ -55,8 +56,23 @@ func (hdf5Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 		return nil, err
 	}
 	b := &builder{env: env, hf: hf, groups: map[uint64]*driver.Group{}}
-	return b.group(hf.Root(), "/"), nil
+	root := b.group(hf.Root(), "/")
+	if Index != nil {
+		url := in.Name
+		if !store.IsURL(url) {
+			if url, err = filepath.Abs(url); err != nil {
+				return nil, err
+			}
+		}
+		root.Document = func(ctx context.Context) ([]byte, error) { return Index(ctx, hf, url) }
+	}
+	return root, nil
 }
+
+// Index builds the LINDI JSON of an HDF5 file, its refs naming the file by
+// url: set by package index, which is built on this one, from its init
+// function (h5 imports it for that).
+var Index func(ctx context.Context, f *hdf5.File, url string) ([]byte, error)
 
 // open opens (once per file) the HDF5 file at name through the file's
 // sources; head, when not nil, is its first bytes, already read.

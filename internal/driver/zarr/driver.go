@@ -71,7 +71,12 @@ func (lindiDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) 
 // open.
 func OpenLINDI(ctx context.Context, env *driver.Env, st *store.LINDI, fileChunks bool) (*driver.Group, error) {
 	t := &tree{env: env, st: st, lindi: st, dir: fileChunks}
-	return t.root(ctx)
+	root, err := t.root(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root.Document = st.Absolute
+	return root, nil
 }
 
 // zarrDriver reads Zarr v2 stores: a local directory, or a URL (the last

@@ -37,7 +37,7 @@ type editor struct {
 
 // openEditor parses doc, the current document of the container sink was
 // opened on, and returns its tree and the editor that changes it.
-func openEditor(ctx context.Context, env *driver.Env, name string, doc []byte, sink driver.Sink) (*driver.Group, driver.Editor, error) {
+func openEditor(ctx context.Context, env *driver.Env, name string, doc []byte, sink driver.Sink, fresh bool) (*driver.Group, driver.Editor, error) {
 	var st *store.LINDI
 	var err error
 	if _, ok := sink.(bareSink); ok {
@@ -53,7 +53,8 @@ func openEditor(ctx context.Context, env *driver.Env, name string, doc []byte, s
 	if err != nil {
 		return nil, nil, err
 	}
-	return root, &editor{t: t, st: st, sink: sink, metas: map[string]*zarrmeta.ArrayMeta{}}, nil
+	root.Document = st.Absolute
+	return root, &editor{t: t, st: st, sink: sink, metas: map[string]*zarrmeta.ArrayMeta{}, dirty: fresh}, nil
 }
 
 func keyOf(path string) string { return strings.TrimPrefix(path, "/") }

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/internal/npy"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// The commands that write: each opens the file for writing, changes it,
+// and commits once (atomically) on success; they print nothing.
+
+// cmdCp makes DST, a new LINDI file, from any readable SRC, by reference.
+func cmdCp(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("cp", flag.ContinueOnError)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("cp takes SRC DST")
+	}
+	src, err := openFile(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := h5.CreateFrom(ctx, pos[1], src)
+	if err != nil {
+		return err
+	}
+	return dst.Close()
+}
+
+// amend opens FILE for writing, runs change, and commits; a failure
+// commits nothing.
+func amend(ctx context.Context, name string, change func(f *h5.File) error) error {
+	f, err := h5.OpenWrite(ctx, name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if r, rerr := h5.Open(ctx, name); rerr == nil {
+			format := r.Format()
+			r.Close()
+			if !strings.HasPrefix(format, "LINDI") {
+				return fmt.Errorf("%s is a %s file, which is not written in place: make an amendable copy first (lindi cp %s X.lindi.tar)", name, format, name)
+			}
+		}
+		return err
+	}
+	if err := change(f); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Close()
+}
+
+// cmdPut writes a dataset from a .npy file, replacing one that exists.
+func cmdPut(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("put", flag.ContinueOnError)
+	chunks := fs.String("chunks", "", "chunk shape, as 1000,24 (default: lindi's, about 20 MiB along axis 0)")
+	codec := fs.String("codec", "", `compressor: a numcodecs configuration as JSON, e.g. '{"id":"zlib","level":4}', or none (default: lindi's, Blosc LZ4 with shuffle)`)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 3 {
+		return usagef("put takes FILE PATH DATA.npy")
+	}
+	spec := h5.DatasetSpec{}
+	if *chunks != "" {
+		if spec.Chunks, err = parseShape(*chunks); err != nil {
+			return usagef("--chunks %q: %v", *chunks, err)
+		}
+	}
+	switch *codec {
+	case "":
+	case "none":
+		spec.Codec = h5.NoCodec
+	default:
+		if !json.Valid([]byte(*codec)) {
+			return usagef("--codec %q is not JSON (or none)", *codec)
+		}
+		spec.Codec = json.RawMessage(*codec)
+	}
+	fh, err := os.Open(pos[2])
+	if err != nil {
+		return err
+	}
+	a, err := npy.Read(fh)
+	fh.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[2], err)
+	}
+	if a.Fortran {
+		return fmt.Errorf("%s: an array in Fortran order: save it with numpy.ascontiguousarray", pos[2])
+	}
+	arr, err := npyArray(a)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[2], err)
+	}
+	spec.Shape, spec.DType = arr.Shape, storedDType(arr.DType)
+	return amend(ctx, pos[0], func(f *h5.File) error {
+		path := "/" + strings.Trim(pos[1], "/")
+		if _, err := f.Get(ctx, path); err == nil {
+			if err := f.Root().Delete(ctx, path); err != nil {
+				return err
+			}
+		}
+		d, err := f.Root().CreateDataset(ctx, path, spec)
+		if err != nil {
+			return err
+		}
+		return d.WriteArray(ctx, nil, arr)
+	})
+}
+
+// npyArray gives the contents of a .npy file as an h5.Array.
+func npyArray(a *npy.Array) (*h5.Array, error) {
+	descr, err := npy.DescrJSON(a.Descr)
+	if err != nil {
+		return nil, err
+	}
+	dt, err := zarrmeta.ParseDType(descr)
+	if err != nil {
+		return nil, err
+	}
+	return &h5.Array{DType: dt, Shape: a.Shape, Data: a.Data}, nil
+}
+
+// storedDType is the dtype put gives a dataset from a .npy of dtype dt:
+// the same numbers in little-endian order, |S n kept, text as strings (|O).
+func storedDType(dt zarrmeta.DType) zarrmeta.DType {
+	switch dt.Kind {
+	case zarrmeta.KindUnicode:
+		return h5.ObjectDType
+	case zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat:
+		if dt.Size > 1 {
+			dt.Order = zarrmeta.LittleEndian
+		}
+	}
+	return dt
+}
+
+func parseShape(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive integer", p)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// cmdAttr sets or deletes an attribute.
+func cmdAttr(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("attr", flag.ContinueOnError)
+	del := fs.Bool("delete", false, "delete the attribute instead of setting it")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if *del && len(pos) != 3 || !*del && len(pos) != 4 {
+		return usagef("attr takes FILE PATH NAME VALUE, or --delete FILE PATH NAME")
+	}
+	var value any
+	if !*del {
+		if value, err = attrValue(pos[3]); err != nil {
+			return usagef("attr VALUE %q: %v", pos[3], err)
+		}
+	}
+	return amend(ctx, pos[0], func(f *h5.File) error {
+		obj, err := f.Get(ctx, pos[1])
+		if err != nil {
+			return err
+		}
+		type attrSetter interface {
+			SetAttr(ctx context.Context, name string, v any) error
+			DeleteAttr(ctx context.Context, name string) error
+		}
+		o, ok := obj.(attrSetter)
+		if !ok {
+			return fmt.Errorf("%s cannot take attributes", pos[1])
+		}
+		if *del {
+			return o.DeleteAttr(ctx, pos[2])
+		}
+		return o.SetAttr(ctx, pos[2], value)
+	})
+}
+
+// attrValue parses an attribute value given as JSON: a number with a
+// fraction or an exponent is a float (30000.0), one without an integer;
+// lists become typed slices.
+func attrValue(s string) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	return typedValue(v)
+}
+
+func typedValue(v any) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") {
+			return x.Float64()
+		}
+		if i, err := x.Int64(); err == nil {
+			return i, nil
+		}
+		return strconv.ParseUint(string(x), 10, 64)
+	case string, bool:
+		return x, nil
+	case nil:
+		return nil, errors.New("null cannot be stored")
+	case map[string]any:
+		return nil, errors.New("an object cannot be stored (LINDI attributes are scalars and lists)")
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			t, err := typedValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = t
+		}
+		return homogeneous(out)
+	}
+	return nil, fmt.Errorf("%T cannot be stored", v)
+}
+
+// homogeneous turns a list of one kind into a typed slice (ints mixed with
+// floats become floats), and refuses a mixed one.
+func homogeneous(list []any) (any, error) {
+	if len(list) == 0 {
+		return []int64{}, nil
+	}
+	floats := false
+	for _, e := range list {
+		if _, ok := e.(float64); ok {
+			floats = true
+		}
+	}
+	switch list[0].(type) {
+	case int64, uint64, float64:
+		if floats {
+			return typed(list, func(e any) (float64, bool) {
+				switch n := e.(type) {
+				case int64:
+					return float64(n), true
+				case uint64:
+					return float64(n), true
+				case float64:
+					return n, true
+				}
+				return 0, false
+			})
+		}
+		return typed(list, func(e any) (int64, bool) { n, ok := e.(int64); return n, ok })
+	case string:
+		return typed(list, func(e any) (string, bool) { s, ok := e.(string); return s, ok })
+	case bool:
+		return typed(list, func(e any) (bool, bool) { b, ok := e.(bool); return b, ok })
+	}
+	return list, nil // nested lists: encoded as they are, checked by the writer
+}
+
+func typed[T any](list []any, conv func(any) (T, bool)) (any, error) {
+	out := make([]T, len(list))
+	for i, e := range list {
+		v, ok := conv(e)
+		if !ok {
+			return nil, fmt.Errorf("a list mixes %T and %T", list[0], e)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// cmdRm deletes an object.
+func cmdRm(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rm", flag.ContinueOnError)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("rm takes FILE PATH")
+	}
+	return amend(ctx, pos[0], func(f *h5.File) error {
+		return f.Root().Delete(ctx, strings.TrimPrefix(pos[1], "/"))
+	})
+}
