@@ -450,3 +450,40 @@ func (f *File) closeWritable() error {
 	}
 	return nil
 }
+
+// Copy makes name (with its missing intermediate groups) a copy of src, a
+// group (with everything in it) or a dataset of any open file, this one
+// included: by reference, its chunks are not copied but named where they
+// lie (absolute paths or URLs), attributes and links kept. src's file must
+// have a LINDI document (File.Document: a LINDI or HDF5 file).
+func (g *Group) Copy(ctx context.Context, src Object, name string) (Object, error) {
+	o, err := func() (Object, error) {
+		ed, err := g.f.editor()
+		if err != nil {
+			return nil, err
+		}
+		doc, err := src.File().Document(ctx)
+		if err != nil {
+			return nil, err
+		}
+		parent, last, err := g.parentOf(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		path := joinPath(parent.path, last)
+		dl, err := ed.Import(ctx, path, doc, src.Path())
+		if err != nil {
+			return nil, err
+		}
+		l, o, p := g.f.tree.link(dl, path)
+		parent.add(l, o, p)
+		if o == nil {
+			return parent.Get(ctx, last)
+		}
+		return o, nil
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("h5: copy %s to %s: %w", src.Path(), joinPath(g.path, name), err)
+	}
+	return o, nil
+}

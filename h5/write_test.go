@@ -134,6 +134,33 @@ func TestWriteAPI(t *testing.T) {
 		}
 	}
 	check(f)
+	// A copy by reference, in the same file and into another.
+	if _, err := f.Root().Copy(ctx, d, "copies/data"); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Create(ctx, t.Name()+"-other.mem.lindi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Root().Copy(ctx, g, "behavior"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    *File
+		path string
+	}{{f, "copies/data"}, {other, "behavior/x/data"}} {
+		cd, err := c.f.Dataset(ctx, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadExact[int16](ctx, cd, nil)
+		if err != nil || !slices.Equal(got.Data, want) {
+			t.Errorf("copy %s: %v, %v", c.path, got, err)
+		}
+	}
+	if err := other.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}

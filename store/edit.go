@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -179,10 +180,36 @@ func (s *LINDI) Absolute(ctx context.Context) ([]byte, error) {
 	return writeDocument(top, refs), nil
 }
 
-// absoluteRef writes the located value v as a ref.
+// InlineRef returns the ref that keeps data in the document itself, as
+// Python lindi stores it: the bytes as a JSON string of the same code points
+// when they are all ASCII (control characters included), "base64:…"
+// otherwise.
+func InlineRef(data []byte) json.RawMessage {
+	ascii := true
+	for _, c := range data {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		out := make([]byte, 0, len(data)*4/3+12)
+		out = append(out, `"base64:`...)
+		out = base64.StdEncoding.AppendEncode(out, data)
+		return append(out, '"')
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(string(data)) // a string of ASCII always encodes
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// absoluteRef writes the located value v as a ref: inline when its bytes
+// are in memory (a member of a container held in memory).
 func absoluteRef(v Value) (json.RawMessage, error) {
 	if v.InMemory() {
-		return json.Marshal(string(v.Data)) // never: a range ref is not inline
+		return InlineRef(v.Data), nil
 	}
 	u := v.URL
 	if !IsURL(u) {

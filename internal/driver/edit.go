@@ -31,6 +31,11 @@ type Editor interface {
 	SoftLink(ctx context.Context, path, target string) error
 	// Delete removes the object or link at path and everything under it.
 	Delete(ctx context.Context, path string) error
+	// Import makes path a copy of the object at from (an absolute path) in
+	// doc, a LINDI document with absolute refs (a File's Document): its
+	// metadata and the refs of its chunks, so that no chunk is copied. It
+	// returns the link to the new object.
+	Import(ctx context.Context, path string, doc []byte, from string) (Link, error)
 	// Writable reports why the dataset at path cannot take writes (an
 	// _EXTERNAL_ARRAY_LINK dataset, whose data lives in an HDF5 file), or nil.
 	Writable(ctx context.Context, path string) error

@@ -1,9 +1,7 @@
 package driver
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 
 	"github.com/lindigo/lindi/store"
@@ -45,26 +43,7 @@ const InlineLimit = 1000
 // Python lindi stores it: the bytes as a JSON string of the same code points
 // when they are all ASCII (control characters included), "base64:…"
 // otherwise.
-func InlineRef(data []byte) json.RawMessage {
-	ascii := true
-	for _, c := range data {
-		if c >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
-		out := make([]byte, 0, len(data)*4/3+12)
-		out = append(out, `"base64:`...)
-		out = base64.StdEncoding.AppendEncode(out, data)
-		return append(out, '"')
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(string(data)) // a string of ASCII always encodes
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
+func InlineRef(data []byte) json.RawMessage { return store.InlineRef(data) }
 
 // Container is a writable LINDI container format, chosen by the suffix of
 // the name a user gives (".lindi.json", ".lindi.tar", ".lindi.d"). Drivers

@@ -410,6 +410,48 @@ func (e *editor) Delete(ctx context.Context, path string) error {
 	return nil
 }
 
+func (e *editor) Import(ctx context.Context, path string, doc []byte, from string) (driver.Link, error) {
+	top, err := store.ObjectMembers(doc)
+	if err != nil {
+		return driver.Link{}, fmt.Errorf("copy of %s: %w", from, err)
+	}
+	raw, ok := top["refs"]
+	if !ok {
+		return driver.Link{}, fmt.Errorf("copy of %s: %w: no refs", from, driver.ErrFormat)
+	}
+	refs, err := store.ObjectMembers(raw)
+	if err != nil {
+		return driver.Link{}, fmt.Errorf("copy of %s: %w", from, err)
+	}
+	src := keyOf(from)
+	prefix := src + "/"
+	if src == "" {
+		prefix = ""
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key, err := e.checkNew(path)
+	if err != nil {
+		return driver.Link{}, err
+	}
+	n := 0
+	for k, v := range refs {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			continue
+		}
+		e.st.Set(joinKey(key, rest), v)
+		n++
+	}
+	if n == 0 {
+		return driver.Link{}, fmt.Errorf("copy of %s: %w", from, fs.ErrNotExist)
+	}
+	e.dirty = true
+	parent, name := splitPath(key)
+	parentPath := "/" + parent
+	return e.t.child(ctx, parent, parentPath, name, strings.Count(key, "/")+1)
+}
+
 func (e *editor) Writable(ctx context.Context, path string) error {
 	za, err := e.t.zattrs(ctx, keyOf(path))
 	if err != nil {
