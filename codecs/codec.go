@@ -1,6 +1,7 @@
 package codecs
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -106,21 +107,40 @@ func errConfig(id, format string, args ...any) error {
 // Encoder is implemented by codecs that can also encode. A registry holds one
 // constructor per id for both directions: a writer builds the codec from its
 // configuration as a reader does and asserts Encoder; a codec that decodes
-// only does not implement it. Implementations are safe for concurrent use.
+// only does not implement it. A configuration that decodes but cannot be
+// encoded with (zlib level 10, blosc's snappy or bit shuffle) still builds;
+// Encode then fails with an error wrapping ErrConfig that names the codec.
+// Implementations are safe for concurrent use.
 type Encoder interface {
 	// Encode appends the encoding of src to dst and returns the extended
 	// slice. itemSize is the size in bytes of one element of the array the
 	// chunk belongs to (blosc's typesize); src's length is a multiple of it.
 	// The result decodes to src exactly, through this package's decoder and
-	// through numcodecs 0.11's. Encode never retains src or dst.
+	// through numcodecs 0.11's. Encode never retains src or dst; on error
+	// it returns dst with its original length.
 	Encode(dst, src []byte, itemSize int) ([]byte, error)
+
+	// Config returns the codec's configuration as a .zarray stores it: the
+	// minimal form numcodecs 0.11's get_codec accepts, with the defaults
+	// numcodecs fills in made explicit, keys sorted, no spaces (for blosc
+	// {"blocksize":0,"clevel":5,"cname":"lz4","id":"blosc","shuffle":1},
+	// without the typesize 0.11 rejects; for zstd no checksum). The caller
+	// must not modify it.
+	Config() json.RawMessage
 }
 
 // ObjectEncoder is implemented by object codecs that can also encode
-// (vlen-utf8, json2, …).
+// (vlen-utf8, vlen-bytes, json2). Implementations are safe for concurrent
+// use.
 type ObjectEncoder interface {
 	// EncodeObjects encodes items, one chunk of an object array of the given
 	// chunk shape in C order, as numcodecs would (json2 appends the dtype
-	// "|O" and the shape). Items are the values DecodeObjects gives.
+	// "|O" and the shape). Items are the values DecodeObjects gives, and
+	// int64, uint64 and float64 for JSON numbers; vlen-utf8 and vlen-bytes
+	// write nil and 0 (zarr's fill value) as empty items, as numcodecs does.
+	// len(items) must be the product of shape.
 	EncodeObjects(items []any, shape []int) ([]byte, error)
+
+	// Config returns the codec's configuration as Encoder.Config does.
+	Config() json.RawMessage
 }

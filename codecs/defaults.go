@@ -9,18 +9,18 @@ import "sync"
 func NewRegistry() *Registry {
 	r := new(Registry)
 	for id, c := range map[string]Codec{
-		"zlib":       zlibCodec{},
-		"gzip":       gzipCodec{},
-		"zstd":       zstdCodec{},
-		"lz4":        lz4Codec{},
 		"bz2":        bz2Codec{},
 		"lzf":        lzfCodec{},
 		"packbits":   packBitsCodec{},
 		"fletcher32": fletcher32Codec{},
-		"blosc":      bloscCodec{},
 	} {
 		r.codec(id, func([]byte) (Codec, error) { return c, nil })
 	}
+	r.codec("zlib", newZlib)
+	r.codec("gzip", newGzip)
+	r.codec("zstd", newZstd)
+	r.codec("lz4", newLZ4)
+	r.codec("blosc", newBlosc)
 	r.codec("shuffle", newShuffle)
 	r.codec("delta", newDelta)
 	r.codec("fixedscaleoffset", newFixedScaleOffset)

@@ -2,7 +2,9 @@ package codecs
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"math"
+	"strconv"
 )
 
 // deltaCodec undoes the numcodecs "delta" filter: the first element stored
@@ -116,6 +118,49 @@ func (c *deltaCodec) astypeInt(b []byte) uint64 {
 		return uint64(floatToInt(f))
 	}
 	return uint64(c.astype.int(b))
+}
+
+// Encode stores the first element and then the wrapping differences of
+// integer data, as numcodecs' Delta does when astype is dtype. Other
+// configurations do not round-trip exactly (float differences round, a
+// narrower astype truncates) and are refused.
+func (c *deltaCodec) Encode(dst, src []byte, _ int) ([]byte, error) {
+	const id = "delta"
+	if c.dtype.isFloat() || c.astype.numpyStr() != c.dtype.numpyStr() {
+		return dst, errConfig(id, "only integer data with astype equal to dtype encodes exactly, not dtype %s astype %s", c.dtype.str, c.astype.str)
+	}
+	n, err := elementCount(id, src, c.dtype)
+	if err != nil {
+		return dst, errConfig(id, "%d bytes is not a whole number of %s elements", len(src), c.dtype.str)
+	}
+	start := len(dst)
+	dst = grow(dst, len(src))[:start+len(src)]
+	out, size := dst[start:], c.dtype.size
+	var prev uint64
+	for i := range n {
+		v := c.dtype.bits(src[i*size:])
+		c.dtype.putBits(out[i*size:], v-prev)
+		prev = v
+	}
+	return dst, nil
+}
+
+// Config returns {"astype":a,"dtype":d,"id":"delta"}.
+func (c *deltaCodec) Config() json.RawMessage {
+	return configJSON(map[string]any{"id": "delta", "dtype": c.dtype.numpyStr(), "astype": c.astype.numpyStr()})
+}
+
+// numpyStr is numpy's dtype.str for t: "|" for one-byte types, else the
+// explicit byte order.
+func (t numType) numpyStr() string {
+	order := "<"
+	switch {
+	case t.size == 1:
+		order = "|"
+	case t.order == binary.ByteOrder(binary.BigEndian):
+		order = ">"
+	}
+	return order + string(t.kind) + strconv.Itoa(t.size)
 }
 
 func (c *deltaCodec) MaxEncodedLen(n int) int { return n / c.dtype.size * c.astype.size }

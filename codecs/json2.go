@@ -17,8 +17,7 @@ type jsonCodec struct {
 	hasShape bool
 }
 
-func newJSON2([]byte) (ObjectCodec, error) { return &jsonCodec{id: "json2", hasShape: true}, nil }
-func newJSON([]byte) (ObjectCodec, error)  { return &jsonCodec{id: "json", hasShape: false}, nil }
+func newJSON([]byte) (ObjectCodec, error) { return &jsonCodec{id: "json", hasShape: false}, nil }
 
 func (c *jsonCodec) DecodeObjects(src []byte, n int) ([]any, error) {
 	v, err := parseJSON(c.id, src)

@@ -2,13 +2,70 @@ package codecs
 
 import (
 	"encoding/binary"
+	"encoding/json"
 
 	"github.com/pierrec/lz4/v4"
+
+	"github.com/lindigo/lindi/codecs/internal/compress"
 )
 
 // lz4Codec decodes the numcodecs "lz4" format: the decoded size as a 4-byte
-// little-endian integer, then one raw LZ4 block.
-type lz4Codec struct{}
+// little-endian integer, then one raw LZ4 block. The acceleration is used
+// by Encode only.
+type lz4Codec struct {
+	acceleration int
+	err          error // why Encode cannot use the configuration
+	config       json.RawMessage
+}
+
+// newLZ4 reads the acceleration; numcodecs' default is 1 and LZ4 treats
+// values below 1 as 1.
+func newLZ4(config []byte) (Codec, error) {
+	const id = "lz4"
+	c := lz4Codec{}
+	p, err := parseParams(id, config)
+	if err == nil {
+		c.acceleration, err = p.int("acceleration", 1)
+	}
+	c.err = err
+	if err != nil {
+		c.config = compactConfig(config)
+	} else {
+		c.config = configJSON(map[string]any{"id": id, "acceleration": c.acceleration})
+	}
+	return c, nil
+}
+
+// lz4MaxInput is LZ4_MAX_INPUT_SIZE, the most numcodecs' LZ4 encodes.
+const lz4MaxInput = 0x7E000000
+
+// Encode writes the size header and one block compressed as
+// LZ4_compress_fast does at the configured acceleration. An empty src gives
+// numcodecs' encoding of it (a zero size and a zero token), which this
+// package decodes; numcodecs 0.11 refuses to decode it.
+func (c lz4Codec) Encode(dst, src []byte, _ int) ([]byte, error) {
+	const id = "lz4"
+	switch {
+	case c.err != nil:
+		return dst, c.err
+	case c.config == nil:
+		return dst, errConfig(id, "codec built without a configuration cannot encode")
+	case len(src) > lz4MaxInput:
+		return dst, errConfig(id, "%d bytes to encode, LZ4's maximum is %d", len(src), lz4MaxInput)
+	}
+	start := len(dst)
+	bound := compress.LZ4BlockBound(len(src))
+	out := grow(dst, 4+bound)[:start+4+bound]
+	binary.LittleEndian.PutUint32(out[start:], uint32(len(src)))
+	n := compress.LZ4Block(out[start+4:], src, c.acceleration)
+	if n == 0 && len(src) > 0 {
+		return dst, errConfig(id, "block of %d bytes did not fit its bound %d", len(src), bound)
+	}
+	return out[:start+4+n], nil
+}
+
+// Config returns {"acceleration":n,"id":"lz4"}.
+func (c lz4Codec) Config() json.RawMessage { return c.config }
 
 func (lz4Codec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "lz4"

@@ -1,6 +1,7 @@
 package codecs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -11,12 +12,16 @@ import (
 const maxObjectBytes = 1 << 30
 
 // Pipeline decodes a chunk through a compressor and filters as Zarr v2 does:
-// the compressor first, then the filters in reverse order. A Pipeline is
-// immutable and safe for concurrent use.
+// the compressor first, then the filters in reverse order; it encodes the
+// other way round, when every stage is an Encoder (or ObjectEncoder). A
+// Pipeline is immutable and safe for concurrent use.
 type Pipeline struct {
-	stages []Codec     // decode order
-	object ObjectCodec // filters[0] when it is an object codec
-	ids    []string    // config order: filters, then the compressor
+	stages        []Codec     // decode order
+	object        ObjectCodec // filters[0] when it is an object codec
+	ids           []string    // config order: filters, then the compressor
+	configs       [][]byte    // config order, as given
+	encoders      []Encoder   // the stages in encode order; nil for decode-only ones
+	hasCompressor bool
 }
 
 // Pipeline builds the pipeline for a compressor configuration (nil, empty or
@@ -34,6 +39,7 @@ func (r *Registry) Pipeline(compressor []byte, filters [][]byte) (*Pipeline, err
 			if err == nil {
 				p.object = oc
 				p.ids = append(p.ids, idOf(f))
+				p.configs = append(p.configs, bytes.Clone(f))
 				continue
 			}
 			if !errors.Is(err, ErrWrongClass) {
@@ -48,6 +54,7 @@ func (r *Registry) Pipeline(compressor []byte, filters [][]byte) (*Pipeline, err
 			return nil, fmt.Errorf("codecs: filter %d: %w", i, err)
 		}
 		p.ids = append(p.ids, idOf(f))
+		p.configs = append(p.configs, bytes.Clone(f))
 		encodeOrder = append(encodeOrder, c)
 	}
 	if !isNull(compressor) {
@@ -59,10 +66,16 @@ func (r *Registry) Pipeline(compressor []byte, filters [][]byte) (*Pipeline, err
 			return nil, fmt.Errorf("codecs: compressor: %w", err)
 		}
 		p.ids = append(p.ids, idOf(compressor))
+		p.configs = append(p.configs, bytes.Clone(compressor))
+		p.hasCompressor = true
 		encodeOrder = append(encodeOrder, c)
 	}
 	for i := len(encodeOrder) - 1; i >= 0; i-- {
 		p.stages = append(p.stages, encodeOrder[i])
+	}
+	for _, c := range encodeOrder {
+		e, _ := c.(Encoder)
+		p.encoders = append(p.encoders, e)
 	}
 	return p, nil
 }

@@ -25,14 +25,6 @@ const (
 	vlenArray
 )
 
-func newVLenUTF8([]byte) (ObjectCodec, error) {
-	return &vlenCodec{id: "vlen-utf8", kind: vlenText}, nil
-}
-
-func newVLenBytes([]byte) (ObjectCodec, error) {
-	return &vlenCodec{id: "vlen-bytes", kind: vlenBytes}, nil
-}
-
 // newVLenArray decodes items to []int8 … []int64, []uint8 … []uint64,
 // []float32 (for f2 and f4) or []float64, in native byte order.
 func newVLenArray(config []byte) (ObjectCodec, error) {

@@ -8,8 +8,8 @@ import (
 
 // zlibCodec decodes a zlib stream (RFC 1950), the numcodecs "zlib" codec and
 // the HDF5 deflate filter. Bytes after the end of the stream are ignored, as
-// Python's zlib.decompress ignores them.
-type zlibCodec struct{}
+// Python's zlib.decompress ignores them. The level is used by Encode only.
+type zlibCodec struct{ deflateParams }
 
 func (zlibCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "zlib"
@@ -34,8 +34,8 @@ func (zlibCodec) MaxEncodedLen(n int) int { return compressBound(n) }
 
 // gzipCodec decodes gzip data (RFC 1952) of one or more members, the
 // numcodecs "gzip" codec. Zero bytes after the last member are ignored, as
-// Python's gzip module ignores such padding.
-type gzipCodec struct{}
+// Python's gzip module ignores such padding. The level is used by Encode only.
+type gzipCodec struct{ deflateParams }
 
 func (gzipCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "gzip"

@@ -3,15 +3,66 @@ package codecs
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 
+	"github.com/lindigo/lindi/codecs/internal/compress"
 	"github.com/lindigo/lindi/codecs/internal/zstdec"
 )
 
 // zstdCodec decodes Zstandard data of one or more frames (skippable frames
 // included), with or without a declared content size: the numcodecs "zstd"
 // codec and the HDF5 zstd plugin (filter 32015).
-type zstdCodec struct{}
+type zstdCodec struct {
+	level  int
+	err    error // why Encode cannot use the configuration
+	config json.RawMessage
+}
+
+// newZstd reads the level (numcodecs' default is 1), used by Encode only. A
+// "checksum" member, which newer numcodecs writes, is accepted and dropped:
+// frames are written without one and Config leaves it out, as numcodecs
+// 0.11 rejects it.
+func newZstd(config []byte) (Codec, error) {
+	const id = "zstd"
+	c := zstdCodec{}
+	p, err := parseParams(id, config)
+	if err == nil {
+		c.level, err = p.int("level", 1)
+	}
+	if err == nil && compress.CheckZstdLevel(c.level) != nil {
+		err = errConfig(id, "level %d: want %d to %d", c.level, compress.MinZstdLevel, compress.MaxZstdLevel)
+	}
+	c.err = err
+	if err != nil {
+		c.config = compactConfig(config)
+	} else {
+		c.config = configJSON(map[string]any{"id": id, "level": c.level})
+	}
+	return c, nil
+}
+
+// Encode writes one frame that declares its content size, which numcodecs
+// 0.11 needs to decode it. An empty src gives the frame libzstd writes for
+// it (an empty raw block); this package decodes it, numcodecs 0.11 refuses
+// every empty frame, its own included.
+func (c zstdCodec) Encode(dst, src []byte, _ int) ([]byte, error) {
+	const id = "zstd"
+	if c.err != nil {
+		return dst, c.err
+	}
+	if c.config == nil {
+		return dst, errConfig(id, "codec built without a configuration cannot encode")
+	}
+	out, err := compress.Zstd(dst, src, c.level)
+	if err != nil {
+		return dst, &codecError{id: id, detail: "encode", kind: ErrConfig, cause: err}
+	}
+	return out, nil
+}
+
+// Config returns {"id":"zstd","level":n}.
+func (c zstdCodec) Config() json.RawMessage { return c.config }
 
 func (zstdCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "zstd"

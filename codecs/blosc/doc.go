@@ -1,5 +1,7 @@
 // Package blosc decodes chunks in the c-blosc 1.x format, as written by
-// numcodecs' Blosc codec and by the HDF5 blosc filter.
+// numcodecs' Blosc codec and by the HDF5 blosc filter, and encodes them
+// (Encode) with lz4, lz4hc, zlib or zstd inside, byte shuffled or not, so
+// that c-blosc 1.x reads them.
 //
 // A chunk starts with a 16-byte header (format version 2) giving the
 // decoded size, the block size, the element size and flags (byte shuffle,
@@ -23,9 +25,15 @@
 // and ParseHeader are safe for concurrent use; the zstd decoder is the one
 // package codecs shares (codecs/internal/zstdec).
 //
+// Encode follows c-blosc 1.21's compressor: its block size choice, its
+// split rule, raw streams where compression does not pay, and a whole
+// chunk stored uncompressed at level 0, below 128 bytes or when
+// compression would grow it. It writes on the calling goroutine (callers
+// encode chunks in parallel) and is safe for concurrent use.
+//
 // Errors wrap ErrCorrupt (malformed or truncated input), ErrTooLarge (the
 // header claims more bytes than the caller allows; checked before anything
 // is allocated) or ErrUnsupported (a format version, flag or compressor this
-// package does not know). Decode never reads outside src and never panics
-// on hostile input.
+// package does not know); Encode's wrap ErrOptions. Decode never reads
+// outside src and never panics on hostile input.
 package blosc

@@ -1,0 +1,5 @@
+//go:build !race
+
+package codecs
+
+const raceEnabled = false
