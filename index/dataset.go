@@ -272,7 +272,7 @@ func (d *dsIndex) fill(ctx context.Context) any {
 	}
 	if !fv.Defined || len(fv.Value) != int(t.Size) {
 		if t.Class == hdf5.ClassFloat {
-			return 0.0
+			return pyFloat(0)
 		}
 		return 0
 	}
