@@ -6,7 +6,7 @@
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
-//	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+//	lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
 //	lindi --version
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
@@ -60,7 +60,7 @@ const usage = `usage:
   lindi table [-f json|csv] FILE PATH
                                    a DynamicTable of an NWB file: JSON (a member per column) or CSV
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
-  lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+  lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi --version                  the version of lindi
