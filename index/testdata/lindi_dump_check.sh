@@ -16,7 +16,7 @@ echo "lindi: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo +
 echo "check: $CHECK"
 status=0
 n=0
-for src in $(find testdata hdf5 -name '*.h5' -o -name '*.nwb' | grep -v /hostile/ | sort) \
+for src in $(find testdata hdf5 index/testdata -name '*.h5' -o -name '*.nwb' | grep -v /hostile/ | sort) \
 	"$FIXTURES"/conformance/*.h5 "$FIXTURES"/nwb/*.nwb "$FIXTURES"/nwbzarr/*.nwb; do
 	n=$((n + 1))
 	dir="$tmp/$n"
