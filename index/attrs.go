@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/lindigo/lindi/hdf5"
-	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // attrs converts an object's attributes as lindi's h5_to_zarr_attr does,
@@ -103,14 +102,6 @@ func boxed[T any](v []T) []any {
 		out[i] = x
 	}
 	return out
-}
-
-// finite spells NaN and the infinities as lindi does: strings.
-func finite(x float64) any {
-	if s := zarrmeta.NonFiniteName(x); s != "" {
-		return s
-	}
-	return x
 }
 
 // nest shapes flat into nested lists of the given dimensions.

@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -58,8 +60,18 @@ func (d *dsIndex) build(ctx context.Context) error {
 	if t.Class == hdf5.ClassCompound || descr == "|b1" {
 		numeric = false
 	}
+	if c, ok := complexDescr(t); ok {
+		// h5py's complex numbers: zarr's own complex dtype over the same
+		// bytes, where a compound of r and i would read as records.
+		d.descr, numeric = c, true
+	}
 	if d.scalar || !numeric || d.n > 0 && d.n < inlineElements {
 		ok, err := d.inline(ctx, t)
+		if errors.Is(err, hdf5.ErrUnsupported) {
+			// Data this reader cannot read (a virtual dataset, external
+			// storage, a scaleoffset filter): h5py reads it through the link.
+			return d.external(ctx, false)
+		}
 		if err != nil || ok {
 			return err
 		}
@@ -132,7 +144,7 @@ func (d *dsIndex) inline(ctx context.Context, t *hdf5.Datatype) (bool, error) {
 	var filters []any
 	var chunk []byte
 	switch {
-	case t.Class == hdf5.ClassCompound:
+	case strings.HasPrefix(d.descr, "["): // a compound (not a complex number)
 		var rows, ctype []any
 		var ok bool
 		rows, ctype, ok, err = d.compound(ctx, t, raw)
@@ -236,6 +248,25 @@ func (d *dsIndex) compound(ctx context.Context, t *hdf5.Datatype, raw []byte) ([
 	return rows, ctype, true, nil
 }
 
+// complexDescr recognises h5py's complex numbers, a compound of two floats
+// of one size named "r" and "i", and gives their numpy dtype ("<c16").
+func complexDescr(t *hdf5.Datatype) (string, bool) {
+	if t.Class != hdf5.ClassCompound || len(t.Fields) != 2 {
+		return "", false
+	}
+	r, i := t.Fields[0], t.Fields[1]
+	if r.Name != "r" || i.Name != "i" || r.Type.Class != hdf5.ClassFloat || i.Type.Class != hdf5.ClassFloat ||
+		r.Type.Size != i.Type.Size || r.Type.BigEndian != i.Type.BigEndian || r.Offset != 0 ||
+		i.Offset != r.Type.Size || t.Size != 2*r.Type.Size || (r.Type.Size != 4 && r.Type.Size != 8) {
+		return "", false
+	}
+	order := "<"
+	if r.Type.BigEndian {
+		order = ">"
+	}
+	return order + "c" + strconv.Itoa(int(t.Size)), true
+}
+
 // fieldType names a compound member's type as numpy's str(dtype) does.
 func fieldType(t *hdf5.Datatype) (string, error) {
 	if t.Class == hdf5.ClassReference {
@@ -262,6 +293,9 @@ var numpyNames = map[string]string{
 func (d *dsIndex) fill(ctx context.Context) any {
 	fv := d.ds.Fill()
 	t := d.ds.Datatype()
+	if d.descr[1] == 'c' {
+		return complexFill(d.descr, fv)
+	}
 	switch {
 	case d.descr == "|b1":
 		return fv.Defined && len(fv.Value) > 0 && fv.Value[0] != 0
@@ -272,7 +306,7 @@ func (d *dsIndex) fill(ctx context.Context) any {
 	}
 	if !fv.Defined || len(fv.Value) != int(t.Size) {
 		if t.Class == hdf5.ClassFloat {
-			return 0.0
+			return pyFloat(0)
 		}
 		return 0
 	}
@@ -291,15 +325,39 @@ func (d *dsIndex) fill(ctx context.Context) any {
 	return 0
 }
 
+// complexFill is a complex fill value as zarr writes it: [real, imag].
+func complexFill(descr string, fv hdf5.FillValue) []any {
+	r, i := 0.0, 0.0
+	if size, _ := strconv.Atoi(descr[2:]); fv.Defined && len(fv.Value) == size {
+		var order binary.ByteOrder = binary.LittleEndian
+		if descr[0] == '>' {
+			order = binary.BigEndian
+		}
+		if half := size / 2; half == 4 {
+			r = float64(math.Float32frombits(order.Uint32(fv.Value)))
+			i = float64(math.Float32frombits(order.Uint32(fv.Value[4:])))
+		} else {
+			r = math.Float64frombits(order.Uint64(fv.Value))
+			i = math.Float64frombits(order.Uint64(fv.Value[8:]))
+		}
+	}
+	return []any{finite(r), finite(i)}
+}
+
 // json2Config is numcodecs.JSON's configuration, as lindi writes it.
 var json2Config = map[string]any{
 	"allow_nan": true, "check_circular": true, "encoding": "utf-8", "ensure_ascii": true, "id": "json2",
 	"indent": nil, "separators": []any{",", ":"}, "skipkeys": false, "sort_keys": true, "strict": true,
 }
 
-// json2 encodes items as numcodecs.JSON does: [items…, "|O", shape].
+// json2 encodes items (in C order) as numcodecs.JSON does: the array's
+// tolist() — nested lists for 2 or more dimensions — then "|O" and the shape.
 func json2(items []any, shape []int) ([]byte, error) {
-	return json.Marshal(append(append([]any(nil), items...), "|O", shape))
+	list := items
+	if len(shape) > 1 && len(items) > 0 {
+		list = nest(items, shape).([]any)
+	}
+	return json.Marshal(append(append([]any(nil), list...), "|O", shape))
 }
 
 // utf32 encodes s as numpy's <U n: UTF-32LE, NUL-padded to n characters.
@@ -346,6 +404,9 @@ func (d *dsIndex) external(ctx context.Context, keepShape bool) error {
 	var filters []any
 	if keepShape {
 		filters, _ = numcodecs(d.ds) // as lindi writes them; an unmappable pipeline is left out
+	}
+	if dtype == "|O" && len(filters) == 0 {
+		filters = []any{json2Config} // zarr refuses to open an object array without an object codec
 	}
 	d.refs = nil
 	d.commit(d.zarray(shape, chunks, dtype, d.fill(ctx), filters))

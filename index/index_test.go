@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lindigo/lindi/h5"
@@ -111,7 +112,7 @@ func TestLindiChoices(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	load(indexed(t, "fixture.h5"), &ours)
+	load(indexed(t, "fixture.h5", index.RelativeRefs()), &ours) // lindi's fixture names ./fixture.h5
 	load(filepath.Join(fixtures, "fixture.lindi.json"), &theirs)
 	for k, v := range theirs.Refs {
 		o, ok := ours.Refs[k]
@@ -153,6 +154,93 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestRefNames checks how the refs name a local source: by its absolute
+// path by default (what Python lindi reads), "./NAME" with RelativeRefs when
+// the JSON is written beside it, and the pair then reads after a move.
+func TestRefNames(t *testing.T) {
+	urls := func(t *testing.T, out string) map[string]bool {
+		t.Helper()
+		var doc struct {
+			Refs      map[string]any    `json:"refs"`
+			Templates map[string]string `json:"templates"`
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for k, v := range doc.Refs {
+			switch v := v.(type) {
+			case []any:
+				u := v[0].(string)
+				if n, ok := strings.CutPrefix(u, "{{"); ok {
+					u = doc.Templates[strings.TrimSuffix(n, "}}")]
+				}
+				seen[u] = true
+			case map[string]any:
+				if l, ok := v["_EXTERNAL_ARRAY_LINK"].(map[string]any); ok && strings.HasSuffix(k, ".zattrs") {
+					seen[l["url"].(string)] = true
+				}
+			}
+		}
+		return seen
+	}
+	abs := func(t *testing.T, p string) string {
+		t.Helper()
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	t.Run("default", func(t *testing.T) {
+		out := indexed(t, "fixture.h5")
+		want := abs(t, filepath.Join(filepath.Dir(out), "fixture.h5"))
+		if got := urls(t, out); len(got) != 1 || !got[want] {
+			t.Errorf("refs name %v, want only %s", got, want)
+		}
+	})
+	t.Run("relative", func(t *testing.T) {
+		out := indexed(t, "fixture.h5", index.RelativeRefs())
+		if got := urls(t, out); len(got) != 1 || !got["./fixture.h5"] {
+			t.Errorf("refs name %v, want only ./fixture.h5", got)
+		}
+		moved := t.TempDir()
+		for _, name := range []string{"fixture.h5", filepath.Base(out)} {
+			if err := os.Rename(filepath.Join(filepath.Dir(out), name), filepath.Join(moved, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, err := h5.Open(ctx, filepath.Join(moved, filepath.Base(out)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for _, p := range []string{"acquisition/ElectricalSeries/data", "misc/over_1000_chunks"} {
+			d, err := f.Dataset(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Read(ctx, nil); err != nil {
+				t.Errorf("%s after the move: %v", p, err)
+			}
+		}
+	})
+	t.Run("relative elsewhere", func(t *testing.T) {
+		src := filepath.Join(fixtures, "fixture.h5")
+		out := filepath.Join(t.TempDir(), "x.lindi.json")
+		if err := index.WriteFile(ctx, src, out, index.RelativeRefs()); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := urls(t, out), abs(t, src); len(got) != 1 || !got[want] {
+			t.Errorf("refs name %v, want only %s", got, want)
+		}
+	})
 }
 
 // TestRemote indexes a fixture served over HTTP: the refs name its URL.

@@ -25,6 +25,7 @@ type options struct {
 	concurrency int
 	url         string
 	tool        string
+	relative    bool
 }
 
 func newOptions(opts []Option) (*options, error) {
@@ -68,8 +69,9 @@ func WithConcurrency(n int) Option {
 }
 
 // WithURL sets the URL or path the refs name for the HDF5 file (default: the
-// name it was opened from). A relative path ("./x.h5") is resolved by
-// readers against the location of the JSON file.
+// name it was opened from; in WriteFile, see RelativeRefs). A relative path
+// ("./x.h5") is resolved by lindi-go against the location of the JSON file,
+// not by Python lindi.
 func WithURL(u string) Option {
 	return func(o *options) error {
 		if u == "" {
@@ -78,6 +80,17 @@ func WithURL(u string) Option {
 		o.url = u
 		return nil
 	}
+}
+
+// RelativeRefs makes WriteFile name a local source that lies in the output's
+// directory "./NAME", so that the two can move together; a source elsewhere
+// is still named by its absolute path. Readers must resolve "./NAME" against
+// the JSON's location: lindi-go does, Python lindi (0.4.5) does not (it
+// resolves "./" only inside a .lindi.tar or .lindi.d and fails to read such
+// a .lindi.json). Without it WriteFile names a local source by its absolute
+// path, which both read. Build ignores it.
+func RelativeRefs() Option {
+	return func(o *options) error { o.relative = true; return nil }
 }
 
 // WithTool names the program recorded in generationMetadata (default

@@ -19,10 +19,14 @@ const remotePage = 256 << 10
 // WriteFile indexes the HDF5 file src (a local path or an http(s) URL) and
 // writes its LINDI JSON to out, atomically: to a temporary file beside out,
 // renamed over it only when the whole document was written, so that a
-// failure leaves no half-written JSON. A local src in out's directory is
-// named "./NAME" by the refs, so the pair can move together; another local
-// src is named by its absolute path. WithURL overrides either.
+// failure leaves no half-written JSON. The refs name a URL as given and a
+// local src by its absolute path, which Python lindi reads too; RelativeRefs
+// names a src in out's directory "./NAME" instead. WithURL overrides either.
 func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
+	o, err := newOptions(opts)
+	if err != nil {
+		return err
+	}
 	s, err := source.Open(ctx, src)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
@@ -41,7 +45,7 @@ func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	if err != nil {
 		return fmt.Errorf("index: %s: %w", src, err)
 	}
-	url, err := refName(src, out)
+	url, err := refName(src, out, o.relative)
 	if err != nil {
 		return err
 	}
@@ -52,14 +56,18 @@ func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	return writeAtomic(out, doc)
 }
 
-// refName is how the refs name src when the JSON is written to out.
-func refName(src, out string) (string, error) {
+// refName is how the refs name src when the JSON is written to out: "./NAME"
+// only when relative is set and src lies in out's directory.
+func refName(src, out string, relative bool) (string, error) {
 	if store.IsURL(src) {
 		return src, nil
 	}
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		return "", fmt.Errorf("index: %w", err)
+	}
+	if !relative {
+		return abs, nil
 	}
 	outAbs, err := filepath.Abs(out)
 	if err != nil {

@@ -388,3 +388,28 @@ func TestFixtureLINDIMarkers(t *testing.T) {
 		t.Errorf("%d external array links, want 7 (1 + 6)", external)
 	}
 }
+
+// TestParseAttrsNumberKinds checks that an attribute's number is typed by its
+// spelling, as Python's json (and so Python lindi) types it: a whole-number
+// float written as Python writes it (30000.0, 1e+16) stays a float64, an
+// integer literal is an int64.
+func TestParseAttrsNumberKinds(t *testing.T) {
+	a, err := ParseAttrs([]byte(`{"rate": 30000.0, "n": 30000, "tiny": 1e-05, "big": 1.5e+20,
+		"e16": 1e+16, "neg": -1.0, "zero": -0.0, "list": [1.0, 2.0], "ints": [1, 2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"rate": 30000.0, "n": int64(30000), "tiny": 1e-05, "big": 1.5e20, "e16": 1e16, "neg": -1.0,
+		"zero": math.Copysign(0, -1), "list": []any{1.0, 2.0}, "ints": []any{int64(1), int64(2)},
+	}
+	for k, w := range want {
+		got, _ := a.Get(k)
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s = %#v (%T), want %#v (%T)", k, got, got, w, w)
+		}
+	}
+	if z, _ := a.Get("zero"); !math.Signbit(z.(float64)) {
+		t.Error("-0.0 lost its sign")
+	}
+}

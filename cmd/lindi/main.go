@@ -6,7 +6,7 @@
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
-//	lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+//	lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
 //	lindi cp SRC DST
 //	lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
@@ -64,7 +64,7 @@ const usage = `usage:
   lindi table [-f json|csv] FILE PATH
                                    a DynamicTable of an NWB file: JSON (a member per column) or CSV
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
-  lindi index [-o OUT] [--all-chunks] FILE_OR_URL
+  lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
   lindi cp SRC DST                 make DST (.lindi.json, .lindi.tar or .lindi.d) from any readable SRC, by reference
   lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
