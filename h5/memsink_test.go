@@ -142,11 +142,7 @@ func openMem(ctx context.Context, name string) (*File, error) {
 		}
 		raw, _ := st.Ref(k)
 		if strings.HasPrefix(string(raw), "{") {
-			var obj any
-			if err := json.Unmarshal(raw, &obj); err != nil {
-				return nil, err
-			}
-			refs[k] = obj
+			refs[k] = raw // as written: 30000.0 stays a float
 			continue
 		}
 		refs[k] = "base64:" + base64.StdEncoding.EncodeToString(v.Data)

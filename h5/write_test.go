@@ -98,11 +98,12 @@ func TestWriteAPI(t *testing.T) {
 			t.Errorf("CreateGroup(%q) succeeded", bad)
 		}
 	}
-	s, err := CreateDatasetFrom(ctx, f.Root(), "names", []string{"a", "é", ""}, nil, &DatasetSpec{Codec: NoCodec})
-	if err != nil {
-		t.Log("strings:", err) // needs the json2 encoder
+	if _, err := CreateDatasetFrom(ctx, f.Root(), "names", []string{"a", "é", ""}, nil, nil); err != nil {
+		t.Fatal(err)
 	}
-	_ = s
+	if _, err := CreateDatasetFrom(ctx, f.Root(), "refs", []Reference{{Path: "/names"}, {Path: "/processing"}}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
 	check := func(f *File) {
 		t.Helper()
 		d, err := f.Dataset(ctx, "link")
@@ -124,10 +125,24 @@ func TestWriteAPI(t *testing.T) {
 			t.Fatal(err)
 		}
 		if v, err := g.Attrs().Get("rate"); err != nil || v != 30000.0 {
-			t.Errorf("rate = %#v, %v", v, err)
+			t.Errorf("rate = %#v (%T), %v", v, v, err)
 		}
 		if r, err := f.Root().Attrs().Ref("target"); err != nil || r.Path != "/processing/behavior/x/data" {
 			t.Errorf("target = %v, %v", r, err)
+		}
+		names, err := f.Dataset(ctx, "names")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, err := Read[string](ctx, names, nil); err != nil || !slices.Equal(s.Data, []string{"a", "é", ""}) {
+			t.Errorf("names = %v, %v", s, err)
+		}
+		refs, err := f.Dataset(ctx, "refs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Read[Reference](ctx, refs, nil); err != nil || len(r.Data) != 2 || r.Data[1].Path != "/processing" {
+			t.Errorf("refs = %v, %v", r, err)
 		}
 		if _, err := f.Get(ctx, "gone"); err == nil {
 			t.Error("deleted group still there")
