@@ -21,6 +21,10 @@ import (
 //     as 0 and 1); the result shares the read's memory when the dtype is T's;
 //     datetime64 and timedelta64 give their int64 counts of the dtype's
 //     Unit (Times and Durations convert them);
+//   - int and uint, the types Go indexes with, take the same dtypes but are
+//     range-checked: a value that does not fit (a uint64 above math.MaxInt,
+//     a negative number as uint, a float that is not finite or is out of
+//     range) fails with ErrType naming it, rather than wrap;
 //   - string takes fixed-size bytes ("|S n", trailing NULs dropped, as numpy
 //     does), fixed-size unicode ("<U n") and variable-length strings;
 //   - Reference takes object references;
@@ -114,9 +118,9 @@ func view[T Number](b []byte) []T {
 // numberKind gives the dtype kind and size that a Go numeric type reads.
 func numberKind(t reflect.Type) (zarrmeta.Kind, int) {
 	switch t.Kind() {
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return zarrmeta.KindInt, int(t.Size())
-	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return zarrmeta.KindUint, int(t.Size())
 	case reflect.Float32, reflect.Float64:
 		return zarrmeta.KindFloat, int(t.Size())
@@ -130,6 +134,10 @@ func asNumbers[T Element](a *Array) (*Typed[T], error) {
 	var data any
 	var err error
 	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int:
+		data, err = fitting[int](a, math.MinInt, math.MaxInt)
+	case reflect.Uint:
+		data, err = fitting[uint](a, 0, math.MaxUint)
 	case reflect.Int8:
 		data, err = numbers[int8](a)
 	case reflect.Int16:
@@ -195,6 +203,61 @@ func numbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
 		return convert[T](view[int64](a.Data)), nil
 	}
 	return nil, fmt.Errorf("dtype %s does not convert to %s: %w", dt, reflect.TypeFor[T](), ErrType)
+}
+
+// fitting converts the elements of a numeric or boolean array to T, int or
+// uint, whose values run from lo to hi: every element must be a whole or
+// fractional number in that range (fractions truncate toward zero, as Go
+// conversions do). The result shares a's memory when its dtype is T's.
+func fitting[T int | uint](a *Array, lo int64, hi uint64) ([]T, error) {
+	if t, err := AsExact[T](a); err == nil {
+		return t.Data, nil
+	}
+	dt := a.DType
+	out := make([]T, a.Len())
+	switch {
+	case dt.Kind == zarrmeta.KindUint || dt.Kind == zarrmeta.KindBool:
+		v, err := numbers[uint64](a)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			if x > hi {
+				return nil, overflow[T](dt, i, x)
+			}
+			out[i] = T(x)
+		}
+	case dt.Kind == zarrmeta.KindFloat:
+		v, err := numbers[float64](a)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			// float64(hi)+1 is the power of two just above hi (rounding takes
+			// it there from a 64-bit hi), the first whole value that does not fit.
+			if t := math.Trunc(x); !(t >= float64(lo) && t < float64(hi)+1) {
+				return nil, overflow[T](dt, i, x)
+			}
+			out[i] = T(x)
+		}
+	default:
+		v, err := numbers[int64](a)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			if x < lo || x >= 0 && uint64(x) > hi {
+				return nil, overflow[T](dt, i, x)
+			}
+			out[i] = T(x)
+		}
+	}
+	return out, nil
+}
+
+// overflow is the error for element i of dtype dt, whose value x does not fit in T.
+func overflow[T any](dt zarrmeta.DType, i int, x any) error {
+	return fmt.Errorf("element %d of dtype %s is %v, which does not fit in %s: %w", i, dt, x, reflect.TypeFor[T](), ErrType)
 }
 
 // asStrings returns the elements of a string array as Go strings.
