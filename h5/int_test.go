@@ -101,3 +101,26 @@ func TestReadInt(t *testing.T) {
 		t.Errorf("Read[uint] of negative values: %v", err)
 	}
 }
+
+// TestTypeErrorsSayH5Once: a conversion that fails names the dataset and
+// says "h5:" once, and still wraps ErrType.
+func TestTypeErrorsSayH5Once(t *testing.T) {
+	f := open(t, "fixture.lindi.json")
+	d, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, e1 := h5.Read[string](ctx, d, nil)
+	_, e2 := h5.ReadExact[float32](ctx, d, nil)
+	_, e3 := h5.Read[uint](ctx, d, nil)
+	_, e4 := h5.Vec(&h5.Typed[float64]{Shape: []int{0}})
+	for _, err := range []error{e1, e2, e3, e4} {
+		if !errors.Is(err, h5.ErrType) {
+			t.Errorf("%v: want ErrType", err)
+			continue
+		}
+		if n := strings.Count(err.Error(), "h5:"); n != 1 {
+			t.Errorf("%q says h5: %d times", err, n)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func Vec(a *Typed[float64]) (*mat.VecDense, error) {
 		return nil, fmt.Errorf("%w: Vec needs a 1-D array, not shape %v", ErrType, a.Shape)
 	}
 	if a.Shape[0] == 0 {
-		return nil, fmt.Errorf("h5: Vec: empty array: %w", ErrType)
+		return nil, fmt.Errorf("%w: Vec: empty array", ErrType)
 	}
 	return mat.NewVecDense(a.Shape[0], a.Data), nil
 }

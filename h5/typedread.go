@@ -39,11 +39,11 @@ func Read[T Element](ctx context.Context, d *Dataset, sel selection.Selection) (
 	}
 	// Converting allocates anew: the converted elements face the read limit too.
 	if err := d.f.checkSize(a.Len(), int(reflect.TypeFor[T]().Size())); err != nil {
-		return nil, fmt.Errorf("h5: read %s as %s: %w", d.path, reflect.TypeFor[T](), err)
+		return nil, fmt.Errorf("h5: read %s as %s: %w", d.path, reflect.TypeFor[T](), unprefixed{err})
 	}
 	t, err := As[T](a)
 	if err != nil {
-		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)
+		return nil, fmt.Errorf("h5: read %s: %w", d.path, unprefixed{err})
 	}
 	return t, nil
 }
@@ -59,7 +59,7 @@ func ReadExact[T Number](ctx context.Context, d *Dataset, sel selection.Selectio
 	}
 	t, err := AsExact[T](a)
 	if err != nil {
-		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)
+		return nil, fmt.Errorf("h5: read %s: %w", d.path, unprefixed{err})
 	}
 	return t, nil
 }
@@ -93,7 +93,7 @@ func AsExact[T Number](a *Array) (*Typed[T], error) {
 	kind, size := numberKind(reflect.TypeOf(zero))
 	dt := a.DType
 	if !(dt.Kind == kind || kind == zarrmeta.KindUint && dt.Kind == zarrmeta.KindBool) || dt.Size != size {
-		return nil, fmt.Errorf("dtype %s does not read as %T: %w", dt, zero, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s does not read as %T", ErrType, dt, zero)
 	}
 	return &Typed[T]{Shape: a.Shape, Data: view[T](a.Data)}, nil
 }
@@ -202,7 +202,7 @@ func numbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
 	case (dt.Kind == zarrmeta.KindInt || isTime(dt)) && dt.Size == 8:
 		return convert[T](view[int64](a.Data)), nil
 	}
-	return nil, fmt.Errorf("dtype %s does not convert to %s: %w", dt, reflect.TypeFor[T](), ErrType)
+	return nil, fmt.Errorf("%w: dtype %s does not convert to %s", ErrType, dt, reflect.TypeFor[T]())
 }
 
 // fitting converts the elements of a numeric or boolean array to T, int or
@@ -257,7 +257,7 @@ func fitting[T int | uint](a *Array, lo int64, hi uint64) ([]T, error) {
 
 // overflow is the error for element i of dtype dt, whose value x does not fit in T.
 func overflow[T any](dt zarrmeta.DType, i int, x any) error {
-	return fmt.Errorf("element %d of dtype %s is %v, which does not fit in %s: %w", i, dt, x, reflect.TypeFor[T](), ErrType)
+	return fmt.Errorf("%w: element %d of dtype %s is %v, which does not fit in %s", ErrType, i, dt, x, reflect.TypeFor[T]())
 }
 
 // asStrings returns the elements of a string array as Go strings.
@@ -273,7 +273,7 @@ func asStrings(a *Array) (*Typed[string], error) {
 		for i := range out.Data {
 			s, err := utf32(a.Data[i*dt.Size : (i+1)*dt.Size])
 			if err != nil {
-				return nil, fmt.Errorf("element %d: %w", i, err)
+				return nil, fmt.Errorf("%w (element %d)", err, i)
 			}
 			out.Data[i] = s
 		}
@@ -285,11 +285,11 @@ func asStrings(a *Array) (*Typed[string], error) {
 			case []byte:
 				out.Data[i] = string(x)
 			default:
-				return nil, fmt.Errorf("element %d is %T, not a string: %w", i, v, ErrType)
+				return nil, fmt.Errorf("%w: element %d is %T, not a string", ErrType, i, v)
 			}
 		}
 	default:
-		return nil, fmt.Errorf("dtype %s holds no strings: %w", dt, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s holds no strings", ErrType, dt)
 	}
 	return out, nil
 }
@@ -310,13 +310,13 @@ func utf32(b []byte) (string, error) {
 // asRefs returns the elements of an object-reference array.
 func asRefs(a *Array) (*Typed[Reference], error) {
 	if a.Objects == nil && a.Len() > 0 {
-		return nil, fmt.Errorf("dtype %s holds no references: %w", a.DType, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s holds no references", ErrType, a.DType)
 	}
 	out := &Typed[Reference]{Shape: a.Shape, Data: make([]Reference, len(a.Objects))}
 	for i, v := range a.Objects {
 		r, ok := v.(Reference)
 		if !ok {
-			return nil, fmt.Errorf("element %d is %T, not a reference: %w", i, v, ErrType)
+			return nil, fmt.Errorf("%w: element %d is %T, not a reference", ErrType, i, v)
 		}
 		out.Data[i] = r
 	}
@@ -369,7 +369,7 @@ func asComplex[T Element](a *Array) (*Typed[T], error) {
 				re = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i:]))
 				im = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i+8:]))
 			} else {
-				return nil, fmt.Errorf("dtype %s does not convert to %T: %w", dt, *new(T), ErrType)
+				return nil, fmt.Errorf("%w: dtype %s does not convert to %T", ErrType, dt, *new(T))
 			}
 			out[i] = fromComplex[T](re, im)
 		}
@@ -393,3 +393,11 @@ func fromComplex[T Element](re, im float64) T {
 	reflect.ValueOf(&t).Elem().SetComplex(complex(re, im))
 	return t
 }
+
+// unprefixed is an error whose text drops a leading "h5: ", for wrapping an
+// error that starts with a sentinel's text under a message that already says
+// "h5: " (errors.Is still sees the sentinel).
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "h5: ") }
+func (u unprefixed) Unwrap() error { return u.err }
