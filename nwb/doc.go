@@ -12,9 +12,13 @@
 // touches, concurrently, from any source h5 opens. A File and the tables and
 // series it returns are safe for concurrent use.
 //
-// Errors name the object they concern and wrap the sentinels below
-// (ErrNotNWB, ErrNotTable, ErrNoColumn, ErrIndex, ErrNotTimeSeries) or those
-// of package h5 (h5.ErrNotFound, h5.ErrType, …); test them with errors.Is.
+// Errors name the object they concern once and wrap the sentinels below
+// (ErrNotNWB, ErrNotTable, ErrNoColumn, ErrIndex, ErrNotTimeSeries, ErrRange)
+// or those of package h5 (h5.ErrNotFound, h5.ErrType, …); test them with
+// errors.Is. A message has one package prefix: "nwb: " when this package
+// found the fault (a sentinel leads, as in "nwb: bad index: /units/…"), or
+// h5's own error unchanged when a read failed there, since h5 already names
+// the dataset.
 // Malformed input, such as an index whose offsets run backwards or past its
 // target, is an error, never a panic or a silently short row.
 package nwb

@@ -1,6 +1,9 @@
 package nwb
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 var (
 	// ErrNotNWB is wrapped by errors for files whose root is not an NWBFile.
@@ -18,3 +21,12 @@ var (
 	// ErrRange is wrapped by errors for row or sample ranges outside an object.
 	ErrRange = errors.New("nwb: range out of bounds")
 )
+
+// unprefixed is an error whose text drops a leading "h5: ", for wrapping an
+// h5 error that does not name the object (an attribute's, a reference's)
+// under a message that says "nwb:" and names it: one prefix per message,
+// while errors.Is still sees h5's sentinel.
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "h5: ") }
+func (u unprefixed) Unwrap() error { return u.err }

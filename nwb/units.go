@@ -96,7 +96,7 @@ func (e *Electrodes) Groups(ctx context.Context) ([]*h5.Group, error) {
 	for i, o := range objs {
 		g, ok := o.(*h5.Group)
 		if !ok {
-			return nil, fmt.Errorf("nwb: %s row %d: %s is not an ElectrodeGroup: %w", c.Data().Path(), i, o.Path(), h5.ErrNotGroup)
+			return nil, fmt.Errorf("nwb: %s row %d: %s is not an ElectrodeGroup: %w", c.Data().Path(), i, o.Path(), unprefixed{h5.ErrNotGroup})
 		}
 		out[i] = g
 	}
@@ -118,7 +118,7 @@ func (f *File) Intervals(ctx context.Context, path string) (*Intervals, error) {
 	}
 	for _, col := range []string{"start_time", "stop_time"} {
 		if !t.Has(col) {
-			return nil, fmt.Errorf("nwb: %s: %w %q: not a TimeIntervals table", t.Path(), ErrNoColumn, col)
+			return nil, fmt.Errorf("%w: %q: %s is not a TimeIntervals table", ErrNoColumn, col, t.Path())
 		}
 	}
 	return &Intervals{t}, nil
@@ -185,12 +185,12 @@ func (iv *Intervals) Series(ctx context.Context, i int) ([]SeriesRef, error) {
 	case 1:
 		items = cells[0].([]any) // Cells gives a []any per row of a ragged column
 	default:
-		return nil, fmt.Errorf("nwb: %s: %w: %d index levels", c.Data().Path(), h5.ErrType, c.Depth())
+		return nil, fmt.Errorf("nwb: %s: %w: %d index levels", c.Data().Path(), unprefixed{h5.ErrType}, c.Depth())
 	}
 	out := make([]SeriesRef, len(items))
 	for k, it := range items {
 		if out[k], err = seriesRef(it); err != nil {
-			return nil, fmt.Errorf("nwb: %s row %d: %w", c.Data().Path(), i, err)
+			return nil, fmt.Errorf("nwb: %s row %d: %w", c.Data().Path(), i, unprefixed{err})
 		}
 	}
 	return out, nil
