@@ -8,6 +8,11 @@
 //	units, err := f.Units(ctx)
 //	spikes, err := units.SpikeTimes(ctx, 0)          // []float64, unit 0's spike times
 //
+// The tables NWB puts at fixed paths have File methods (Units, Electrodes,
+// Trials); a typed table anywhere else opens with UnitsAt, ElectrodesAt or
+// IntervalsAt and a path, and NewUnits, NewElectrodes or NewIntervals give
+// the typed view of a Table already open.
+//
 // Every read goes through h5, so it fetches and decodes only the chunks it
 // touches, concurrently, from any source h5 opens. A File and the tables and
 // series it returns are safe for concurrent use.

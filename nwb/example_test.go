@@ -102,3 +102,57 @@ func ExampleColumn_Resolve() {
 	// 8 108 DG
 	// 11 111 DG
 }
+
+// A Units table need not be at /units: UnitsAt opens one at any path (a
+// processing module's, say), and NewUnits reads a Table already open.
+func ExampleUnitsAt() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	units, err := nwb.UnitsAt(ctx, f, "/units") // "/processing/ecephys/units", …
+	if err != nil {
+		log.Fatal(err)
+	}
+	spikes, err := units.SpikeTimes(ctx, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %d units; unit 1 has %d spikes\n", units.Path(), units.Len(), len(spikes))
+	// Output: /units: 8 units; unit 1 has 25 spikes
+}
+
+// NewIntervals reads an open Table as a TimeIntervals table, checking that
+// it has the start_time and stop_time columns.
+func ExampleNewIntervals() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	t, err := f.Table(ctx, "intervals/trials")
+	if err != nil {
+		log.Fatal(err)
+	}
+	trials, err := nwb.NewIntervals(t)
+	if err != nil {
+		log.Fatal(err)
+	}
+	start, stop, err := trials.Times(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("trial 0: %.1f s to %.1f s\n", start[0], stop[0])
+	units, err := f.Table(ctx, "units")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = nwb.NewIntervals(units)
+	fmt.Println(err)
+	// Output:
+	// trial 0: 9.8 s to 11.3 s
+	// nwb: no such column: "start_time": /units is not a TimeIntervals table
+}
