@@ -78,6 +78,26 @@ func failures(t *testing.T) []failure {
 	add("window backwards", nwb.ErrRange, "/acquisition/ElectricalSeries", err)
 	_, err = f.Intervals(ctx, "units")
 	add("not intervals", nwb.ErrNoColumn, "/units", err)
+	for _, r := range []struct {
+		name   string
+		region []int64
+		is     error
+	}{
+		{"series without electrodes", nil, h5.ErrNotFound},
+		{"electrode past its table", []int64{0, 1, 2, 13}, nwb.ErrIndex},
+		{"electrodes short of the channels", []int64{0, 1}, nwb.ErrIndex},
+	} {
+		rf := open(t, withRegion(t, r.region))
+		rts, err := rf.TimeSeries(ctx, "acquisition/ElectricalSeries")
+		if err == nil {
+			_, _, err = rts.Electrodes(ctx)
+		}
+		path := "/acquisition/ElectricalSeries/electrodes"
+		if r.region == nil {
+			path = "/acquisition/ElectricalSeries"
+		}
+		add(r.name, r.is, path, err)
+	}
 	for _, h := range []struct {
 		name     string
 		colnames []string

@@ -156,3 +156,35 @@ func ExampleNewIntervals() {
 	// trial 0: 9.8 s to 11.3 s
 	// nwb: no such column: "start_time": /units is not a TimeIntervals table
 }
+
+// An ElectricalSeries' electrodes region gives, per channel, a row of the
+// electrodes table; Select reads those rows.
+func ExampleTimeSeries_Electrodes() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, table, err := ts.Electrodes(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	electrodes, err := table.Select(ctx, rows)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for channel, e := range electrodes {
+		loc, _ := e.Get("location")
+		fmt.Println(channel, e.Index, e.ID, loc)
+	}
+	// Output:
+	// 0 0 100 CA1
+	// 1 2 102 DG
+	// 2 4 104 CA3
+	// 3 6 106 CA1
+}

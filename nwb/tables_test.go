@@ -1,6 +1,8 @@
 package nwb_test
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"os"
@@ -119,4 +121,137 @@ func TestTypedTablesElsewhere(t *testing.T) {
 	if _, err := nwb.ElectrodesAt(ctx, f, "general/extracellular_ephys/electrodes"); !errors.Is(err, h5.ErrNotFound) {
 		t.Errorf("ElectrodesAt a path that moved: %v, want ErrNotFound", err)
 	}
+}
+
+// TestSeriesElectrodes resolves an ElectricalSeries' electrodes region
+// against its table: by default, moved elsewhere, and from the conformance
+// fixture, whose region has no neurodata_type.
+func TestSeriesElectrodes(t *testing.T) {
+	for _, c := range []struct {
+		name, file, table string
+		rows              []int
+		ids               []int64
+		locations         []any
+	}{
+		{"tables.nwb", filepath.Join("..", "testdata", "nwb", "tables.nwb"), "/general/extracellular_ephys/electrodes",
+			[]int{0, 2, 4, 6}, []int64{100, 102, 104, 106}, []any{"CA1", "DG", "CA3", "CA1"}},
+		{"moved", moved(t, map[string]string{"general/extracellular_ephys/electrodes": "processing/ecephys/electrodes"}), "/processing/ecephys/electrodes",
+			[]int{0, 2, 4, 6}, []int64{100, 102, 104, 106}, []any{"CA1", "DG", "CA3", "CA1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := open(t, c.file)
+			ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, table, err := ts.Electrodes(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(rows, c.rows) || table.Path() != c.table {
+				t.Fatalf("rows %v of %s; want %v of %s", rows, table.Path(), c.rows, c.table)
+			}
+			sel, err := table.Select(ctx, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range sel {
+				loc, _ := r.Get("location")
+				if r.ID != c.ids[i] || loc != c.locations[i] {
+					t.Errorf("channel %d: id %d at %v; want %d at %v", i, r.ID, loc, c.ids[i], c.locations[i])
+				}
+			}
+		})
+	}
+	f := open(t, filepath.Join("..", "testdata", "conformance", "fixture.h5"))
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, table, err := ts.Electrodes(ctx)
+	if err != nil || len(rows) != 24 || rows[23] != 23 || table.Len() != 24 {
+		t.Fatalf("conformance fixture: %v, %v", rows, err)
+	}
+	locs, err := table.Locations(ctx)
+	if err != nil || len(locs) != 24 {
+		t.Errorf("locations %v, %v", locs, err)
+	}
+}
+
+// TestSeriesElectrodesErrors: a series without electrodes, and a region
+// that points past its table or does not match the channels.
+func TestSeriesElectrodesErrors(t *testing.T) {
+	f := open(t, withRegion(t, nil))
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ts.Electrodes(ctx); !errors.Is(err, h5.ErrNotFound) {
+		t.Errorf("a series without electrodes: %v, want ErrNotFound", err)
+	}
+	for _, c := range []struct {
+		name   string
+		region []int64
+		is     error
+	}{
+		{"past the table", []int64{0, 1, 2, 13}, nwb.ErrIndex},
+		{"negative", []int64{0, -1, 2, 3}, nwb.ErrIndex},
+		{"too few", []int64{0, 1, 2}, nwb.ErrIndex},
+		{"last row", []int64{0, 1, 2, 12}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := open(t, withRegion(t, c.region))
+			ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = ts.Electrodes(ctx)
+			if c.is == nil && err != nil {
+				t.Errorf("got %v", err)
+			}
+			if c.is != nil && (!errors.Is(err, c.is) || !strings.Contains(err.Error(), "/acquisition/ElectricalSeries/electrodes")) {
+				t.Errorf("got %v, want %v naming the region", err, c.is)
+			}
+		})
+	}
+}
+
+// withRegion writes a copy of tables.nwb.lindi.json whose ElectricalSeries'
+// electrodes region holds region (the electrodes table has 13 rows), or has
+// no electrodes at all when region is nil.
+func withRegion(t *testing.T, region []int64) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "nwb", "tables.nwb.lindi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	refs := doc["refs"].(map[string]any)
+	const key = "acquisition/ElectricalSeries/electrodes/"
+	if region == nil {
+		for k := range refs {
+			if strings.HasPrefix(k, key) {
+				delete(refs, k)
+			}
+		}
+	} else {
+		za := refs[key+".zarray"].(map[string]any)
+		za["compressor"], za["dtype"], za["shape"], za["chunks"] = nil, "<i8", []int{len(region)}, []int{len(region)}
+		raw := make([]byte, 8*len(region))
+		for i, x := range region {
+			binary.LittleEndian.PutUint64(raw[8*i:], uint64(x))
+		}
+		refs[key+"0"] = "base64:" + base64.StdEncoding.EncodeToString(raw)
+	}
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "region.nwb.lindi.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

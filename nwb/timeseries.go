@@ -14,6 +14,7 @@ import (
 // TwoPhotonSeries, SpatialSeries, …): samples along the first axis of data,
 // timed by explicit timestamps or by a starting time and a rate.
 type TimeSeries struct {
+	f           *File
 	g           *h5.Group
 	data        *h5.Dataset
 	timestamps  *h5.Dataset // nil when timed by starting_time and rate
@@ -34,7 +35,7 @@ func (f *File) TimeSeries(ctx context.Context, path string) (*TimeSeries, error)
 	if err != nil {
 		return nil, err
 	}
-	ts := &TimeSeries{g: g, conversion: 1, resolution: -1}
+	ts := &TimeSeries{f: f, g: g, conversion: 1, resolution: -1}
 	if ts.data, err = g.Dataset(ctx, "data"); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotTimeSeries, unprefixed{err})
 	}
