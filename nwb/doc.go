@@ -11,7 +11,8 @@
 // The tables NWB puts at fixed paths have File methods (Units, Electrodes,
 // Trials); a typed table anywhere else opens with UnitsAt, ElectrodesAt or
 // IntervalsAt and a path, and NewUnits, NewElectrodes or NewIntervals give
-// the typed view of a Table already open.
+// the typed view of a Table already open. Rows and Select decode table rows
+// into a slice of the caller's struct type, by field tags.
 //
 // Every read goes through h5, so it fetches and decodes only the chunks it
 // touches, concurrently, from any source h5 opens. A File and the tables and

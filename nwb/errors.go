@@ -22,11 +22,17 @@ var (
 	ErrRange = errors.New("nwb: range out of bounds")
 )
 
-// unprefixed is an error whose text drops a leading "h5: ", for wrapping an
-// h5 error that does not name the object (an attribute's, a reference's)
-// under a message that says "nwb:" and names it: one prefix per message,
-// while errors.Is still sees h5's sentinel.
+// unprefixed is an error whose text drops a leading "h5: " or "nwb: ", for
+// wrapping an error that does not name the object (an attribute's, a
+// reference's, a sentinel) under a message that says "nwb:" and names it:
+// one prefix per message, while errors.Is still sees the sentinel.
 type unprefixed struct{ err error }
 
-func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "h5: ") }
+func (u unprefixed) Error() string {
+	s := u.err.Error()
+	for _, p := range []string{"h5: ", "nwb: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
+}
 func (u unprefixed) Unwrap() error { return u.err }

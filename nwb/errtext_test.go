@@ -78,6 +78,16 @@ func failures(t *testing.T) []failure {
 	add("window backwards", nwb.ErrRange, "/acquisition/ElectricalSeries", err)
 	_, err = f.Intervals(ctx, "units")
 	add("not intervals", nwb.ErrNoColumn, "/units", err)
+	type noColumn struct {
+		X []float64 `nwb:"spike_time"`
+	}
+	type fraction struct {
+		X []int `nwb:"spike_times"`
+	}
+	add("rows: tag naming no column", nwb.ErrNoColumn, "/units", rowsErr[noColumn](units.Table))
+	add("rows: value that does not fit", h5.ErrType, "/units/spike_times", rowsErr[fraction](units.Table))
+	_, err = nwb.Select[fraction](ctx, units.Table, []int{9})
+	add("select: out of range", nwb.ErrRange, "/units", err)
 	for _, r := range []struct {
 		name   string
 		region []int64

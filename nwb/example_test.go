@@ -188,3 +188,68 @@ func ExampleTimeSeries_Electrodes() {
 	// 2 4 104 CA3
 	// 3 6 106 CA1
 }
+
+// Rows decodes table rows into structs by field tags: a ragged column into a
+// slice per row, a region into row positions, a reference into its path.
+func ExampleRows() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	type Unit struct {
+		ID         int64     `nwb:"id"`
+		Spikes     []float64 `nwb:"spike_times"`
+		Electrodes []int     `nwb:"electrodes"` // rows of the electrodes table
+	}
+	units, err := f.Units(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, err := nwb.Rows[Unit](ctx, units.Table, 0, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, u := range rows {
+		fmt.Printf("unit %d: %d spikes, electrodes %v\n", u.ID, len(u.Spikes), u.Electrodes)
+	}
+	// Output:
+	// unit 100: 18 spikes, electrodes [6 8 11]
+	// unit 101: 25 spikes, electrodes [9 11]
+}
+
+// Select decodes chosen rows, such as an ElectricalSeries' electrodes, into
+// structs; a compound or reference column goes into a struct or a string.
+func ExampleSelect() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, table, err := ts.Electrodes(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	type Electrode struct {
+		Location string `nwb:"location"`
+		Group    string `nwb:"group"` // an object reference, as its target's path
+	}
+	electrodes, err := nwb.Select[Electrode](ctx, table.Table, rows)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for channel, e := range electrodes {
+		fmt.Println(channel, e.Location, e.Group)
+	}
+	// Output:
+	// 0 CA1 /general/extracellular_ephys/shank0
+	// 1 DG /general/extracellular_ephys/shank2
+	// 2 CA3 /general/extracellular_ephys/shank1
+	// 3 CA1 /general/extracellular_ephys/shank0
+}
