@@ -189,8 +189,8 @@ func ExampleTimeSeries_Electrodes() {
 	// 3 6 106 CA1
 }
 
-// Rows decodes table rows into structs by field tags: a ragged column into a
-// slice per row, a region into row positions, a reference into its path.
+// Rows decodes table rows into structs by field tags: the row id, a ragged
+// column into a slice per row, a region into row positions.
 func ExampleRows() {
 	ctx := context.Background()
 	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
