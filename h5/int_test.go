@@ -124,3 +124,23 @@ func TestTypeErrorsSayH5Once(t *testing.T) {
 		}
 	}
 }
+
+// TestIntExact: ReadExact and AsExact take int and uint for the dtype of
+// the platform's size, and no other.
+func TestIntExact(t *testing.T) {
+	native := "<i" + strconv.Itoa(strconv.IntSize/8)
+	a := array[int64](t, "<i8", 7, -7)
+	if native != "<i8" {
+		a = array[int32](t, native, 7, -7)
+	}
+	got, err := h5.AsExact[int](a)
+	if err != nil || !slices.Equal(got.Data, []int{7, -7}) {
+		t.Errorf("AsExact[int] of %s = %v, %v", native, got, err)
+	}
+	if _, err := h5.AsExact[int](array[int16](t, "<i2", 7)); !errors.Is(err, h5.ErrType) {
+		t.Errorf("AsExact[int] of <i2: %v, want ErrType", err)
+	}
+	if _, err := h5.AsExact[uint](a); !errors.Is(err, h5.ErrType) {
+		t.Errorf("AsExact[uint] of %s: %v, want ErrType", native, err)
+	}
+}
