@@ -17,7 +17,6 @@ import (
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/io/fetch"
 	"github.com/lindigo/lindi/io/source"
-	"github.com/lindigo/lindi/store"
 )
 
 // File is an open file: the root of a tree of groups and datasets.
@@ -390,7 +389,7 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 
 // isURL reports whether name is a remote URL (http, https or s3) rather
 // than a local path, by the rule the drivers and stores apply.
-func isURL(name string) bool { return store.IsURL(name) }
+func isURL(name string) bool { return source.IsURL(name) }
 
 // Name is the path or URL the file was opened from, with any password redacted.
 func (f *File) Name() string { return source.Redact(f.name) }

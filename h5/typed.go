@@ -6,9 +6,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Number is the set of element types a numeric dataset reads into.
+// Number is the set of element types a numeric dataset reads into. int and
+// uint are the platform's sizes: exactly "<i8" and "<u8" on a 64-bit platform
+// for ReadExact, and range-checked by Read (see there).
 type Number interface {
-	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
 }
 
 // Complex is the set of complex element types a complex dataset reads into.
@@ -61,7 +63,7 @@ func Vec(a *Typed[float64]) (*mat.VecDense, error) {
 		return nil, fmt.Errorf("%w: Vec needs a 1-D array, not shape %v", ErrType, a.Shape)
 	}
 	if a.Shape[0] == 0 {
-		return nil, fmt.Errorf("h5: Vec: empty array: %w", ErrType)
+		return nil, fmt.Errorf("%w: Vec: empty array", ErrType)
 	}
 	return mat.NewVecDense(a.Shape[0], a.Data), nil
 }

@@ -21,6 +21,10 @@ import (
 //     as 0 and 1); the result shares the read's memory when the dtype is T's;
 //     datetime64 and timedelta64 give their int64 counts of the dtype's
 //     Unit (Times and Durations convert them);
+//   - int and uint, the types Go indexes with, take the same dtypes but are
+//     range-checked: a value that does not fit (a uint64 above math.MaxInt,
+//     a negative number as uint, a float that is not finite or is out of
+//     range) fails with ErrType naming it, rather than wrap;
 //   - string takes fixed-size bytes ("|S n", trailing NULs dropped, as numpy
 //     does), fixed-size unicode ("<U n") and variable-length strings;
 //   - Reference takes object references;
@@ -35,11 +39,11 @@ func Read[T Element](ctx context.Context, d *Dataset, sel selection.Selection) (
 	}
 	// Converting allocates anew: the converted elements face the read limit too.
 	if err := d.f.checkSize(a.Len(), int(reflect.TypeFor[T]().Size())); err != nil {
-		return nil, fmt.Errorf("h5: read %s as %s: %w", d.path, reflect.TypeFor[T](), err)
+		return nil, fmt.Errorf("h5: read %s as %s: %w", d.path, reflect.TypeFor[T](), unprefixed{err})
 	}
 	t, err := As[T](a)
 	if err != nil {
-		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)
+		return nil, fmt.Errorf("h5: read %s: %w", d.path, unprefixed{err})
 	}
 	return t, nil
 }
@@ -55,7 +59,7 @@ func ReadExact[T Number](ctx context.Context, d *Dataset, sel selection.Selectio
 	}
 	t, err := AsExact[T](a)
 	if err != nil {
-		return nil, fmt.Errorf("h5: read %s: %w", d.path, err)
+		return nil, fmt.Errorf("h5: read %s: %w", d.path, unprefixed{err})
 	}
 	return t, nil
 }
@@ -89,7 +93,7 @@ func AsExact[T Number](a *Array) (*Typed[T], error) {
 	kind, size := numberKind(reflect.TypeOf(zero))
 	dt := a.DType
 	if !(dt.Kind == kind || kind == zarrmeta.KindUint && dt.Kind == zarrmeta.KindBool) || dt.Size != size {
-		return nil, fmt.Errorf("dtype %s does not read as %T: %w", dt, zero, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s does not read as %T", ErrType, dt, zero)
 	}
 	return &Typed[T]{Shape: a.Shape, Data: view[T](a.Data)}, nil
 }
@@ -114,9 +118,9 @@ func view[T Number](b []byte) []T {
 // numberKind gives the dtype kind and size that a Go numeric type reads.
 func numberKind(t reflect.Type) (zarrmeta.Kind, int) {
 	switch t.Kind() {
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return zarrmeta.KindInt, int(t.Size())
-	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return zarrmeta.KindUint, int(t.Size())
 	case reflect.Float32, reflect.Float64:
 		return zarrmeta.KindFloat, int(t.Size())
@@ -130,6 +134,10 @@ func asNumbers[T Element](a *Array) (*Typed[T], error) {
 	var data any
 	var err error
 	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int:
+		data, err = fitting[int](a, math.MinInt, math.MaxInt)
+	case reflect.Uint:
+		data, err = fitting[uint](a, 0, math.MaxUint)
 	case reflect.Int8:
 		data, err = numbers[int8](a)
 	case reflect.Int16:
@@ -194,7 +202,62 @@ func numbers[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 |
 	case (dt.Kind == zarrmeta.KindInt || isTime(dt)) && dt.Size == 8:
 		return convert[T](view[int64](a.Data)), nil
 	}
-	return nil, fmt.Errorf("dtype %s does not convert to %s: %w", dt, reflect.TypeFor[T](), ErrType)
+	return nil, fmt.Errorf("%w: dtype %s does not convert to %s", ErrType, dt, reflect.TypeFor[T]())
+}
+
+// fitting converts the elements of a numeric or boolean array to T, int or
+// uint, whose values run from lo to hi: every element must be a whole or
+// fractional number in that range (fractions truncate toward zero, as Go
+// conversions do). The result shares a's memory when its dtype is T's.
+func fitting[T int | uint](a *Array, lo int64, hi uint64) ([]T, error) {
+	if t, err := AsExact[T](a); err == nil {
+		return t.Data, nil
+	}
+	dt := a.DType
+	out := make([]T, a.Len())
+	switch {
+	case dt.Kind == zarrmeta.KindUint || dt.Kind == zarrmeta.KindBool:
+		v, err := numbers[uint64](a)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			if x > hi {
+				return nil, overflow[T](dt, i, x)
+			}
+			out[i] = T(x)
+		}
+	case dt.Kind == zarrmeta.KindFloat:
+		v, err := numbers[float64](a)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			// float64(hi)+1 is the power of two just above hi (rounding takes
+			// it there from a 64-bit hi), the first whole value that does not fit.
+			if t := math.Trunc(x); !(t >= float64(lo) && t < float64(hi)+1) {
+				return nil, overflow[T](dt, i, x)
+			}
+			out[i] = T(x)
+		}
+	default:
+		v, err := numbers[int64](a)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			if x < lo || x >= 0 && uint64(x) > hi {
+				return nil, overflow[T](dt, i, x)
+			}
+			out[i] = T(x)
+		}
+	}
+	return out, nil
+}
+
+// overflow is the error for element i of dtype dt, whose value x does not fit in T.
+func overflow[T any](dt zarrmeta.DType, i int, x any) error {
+	return fmt.Errorf("%w: element %d of dtype %s is %v, which does not fit in %s", ErrType, i, dt, x, reflect.TypeFor[T]())
 }
 
 // asStrings returns the elements of a string array as Go strings.
@@ -210,7 +273,7 @@ func asStrings(a *Array) (*Typed[string], error) {
 		for i := range out.Data {
 			s, err := utf32(a.Data[i*dt.Size : (i+1)*dt.Size])
 			if err != nil {
-				return nil, fmt.Errorf("element %d: %w", i, err)
+				return nil, fmt.Errorf("%w (element %d)", err, i)
 			}
 			out.Data[i] = s
 		}
@@ -222,11 +285,11 @@ func asStrings(a *Array) (*Typed[string], error) {
 			case []byte:
 				out.Data[i] = string(x)
 			default:
-				return nil, fmt.Errorf("element %d is %T, not a string: %w", i, v, ErrType)
+				return nil, fmt.Errorf("%w: element %d is %T, not a string", ErrType, i, v)
 			}
 		}
 	default:
-		return nil, fmt.Errorf("dtype %s holds no strings: %w", dt, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s holds no strings", ErrType, dt)
 	}
 	return out, nil
 }
@@ -247,13 +310,13 @@ func utf32(b []byte) (string, error) {
 // asRefs returns the elements of an object-reference array.
 func asRefs(a *Array) (*Typed[Reference], error) {
 	if a.Objects == nil && a.Len() > 0 {
-		return nil, fmt.Errorf("dtype %s holds no references: %w", a.DType, ErrType)
+		return nil, fmt.Errorf("%w: dtype %s holds no references", ErrType, a.DType)
 	}
 	out := &Typed[Reference]{Shape: a.Shape, Data: make([]Reference, len(a.Objects))}
 	for i, v := range a.Objects {
 		r, ok := v.(Reference)
 		if !ok {
-			return nil, fmt.Errorf("element %d is %T, not a reference: %w", i, v, ErrType)
+			return nil, fmt.Errorf("%w: element %d is %T, not a reference", ErrType, i, v)
 		}
 		out.Data[i] = r
 	}
@@ -306,7 +369,7 @@ func asComplex[T Element](a *Array) (*Typed[T], error) {
 				re = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i:]))
 				im = math.Float64frombits(binary.NativeEndian.Uint64(a.Data[16*i+8:]))
 			} else {
-				return nil, fmt.Errorf("dtype %s does not convert to %T: %w", dt, *new(T), ErrType)
+				return nil, fmt.Errorf("%w: dtype %s does not convert to %T", ErrType, dt, *new(T))
 			}
 			out[i] = fromComplex[T](re, im)
 		}
@@ -330,3 +393,11 @@ func fromComplex[T Element](re, im float64) T {
 	reflect.ValueOf(&t).Elem().SetComplex(complex(re, im))
 	return t
 }
+
+// unprefixed is an error whose text drops a leading "h5: ", for wrapping an
+// error that starts with a sentinel's text under a message that already says
+// "h5: " (errors.Is still sees the sentinel).
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.err.Error(), "h5: ") }
+func (u unprefixed) Unwrap() error { return u.err }

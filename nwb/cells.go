@@ -74,13 +74,13 @@ func scalars(a *h5.Array) ([]any, error) {
 		for i, v := range a.Objects {
 			x, err := object(v)
 			if err != nil {
-				return nil, fmt.Errorf("element %d: %w", i, err)
+				return nil, fmt.Errorf("%w (element %d)", err, i)
 			}
 			out[i] = x
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("elements of dtype %s: %w", a.DType, h5.ErrType)
+	return nil, fmt.Errorf("%w: elements of dtype %s", h5.ErrType, a.DType)
 }
 
 // fill converts a's elements to T by h5.As and stores conv of each in out.
@@ -90,7 +90,7 @@ func fill[T h5.Element](out []any, a *h5.Array, conv func(T) any) ([]any, error)
 		return nil, err
 	}
 	if len(v.Data) != len(out) {
-		return nil, fmt.Errorf("%d elements read for %d: %w", len(v.Data), len(out), h5.ErrFormat)
+		return nil, fmt.Errorf("%w: %d elements read for %d", h5.ErrFormat, len(v.Data), len(out))
 	}
 	for i, x := range v.Data {
 		out[i] = conv(x)
@@ -111,7 +111,7 @@ func structs(out []any, a *h5.Array) ([]any, error) {
 		}
 		vals, err := elements(&h5.Array{DType: fa.DType, Shape: append([]int{len(out)}, f.Shape...), Data: fa.Data, Objects: fa.Objects})
 		if err != nil {
-			return nil, fmt.Errorf("field %q: %w", f.Name, err)
+			return nil, fmt.Errorf("%w (field %q)", err, f.Name)
 		}
 		for i := range rows {
 			rows[i][j] = Field{Name: f.Name, Value: vals[i]}
@@ -131,5 +131,5 @@ func object(v any) (any, error) {
 	case []byte:
 		return string(x), nil
 	}
-	return nil, fmt.Errorf("item of type %T: %w", v, h5.ErrType)
+	return nil, fmt.Errorf("%w: item of type %T", h5.ErrType, v)
 }

@@ -49,7 +49,7 @@ func (c *Column) Region() bool {
 func (c *Column) Target(ctx context.Context) (*Table, error) {
 	r, err := c.data.Attrs().Ref("table")
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s: region without a table: %w", c.data.Path(), err)
+		return nil, fmt.Errorf("nwb: %s: region without a table: %w", c.data.Path(), unprefixed{err})
 	}
 	return c.t.f.Table(ctx, r.Path)
 }
@@ -77,11 +77,11 @@ func (c *Column) Cells(ctx context.Context, start, stop int) ([]any, error) {
 	}
 	a, err := c.data.Read(ctx, rowSel(lo, hi))
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s: %w", c.t.g.Path(), err)
+		return nil, err // h5's error names the column's data
 	}
 	vals, err := elements(a)
 	if err != nil {
-		return nil, fmt.Errorf("nwb: column %s: %w", c.data.Path(), err)
+		return nil, fmt.Errorf("nwb: column %s: %w", c.data.Path(), unprefixed{err})
 	}
 	for _, b := range bounds {
 		grouped := make([]any, len(b)-1)
@@ -106,7 +106,7 @@ func (c *Column) spans(ctx context.Context, start, stop int) (bounds [][]int, lo
 			below = c.index[k-1]
 		}
 		if below.NDim() == 0 {
-			return nil, 0, 0, fmt.Errorf("nwb: %s: %w: index target is a scalar", below.Path(), ErrIndex)
+			return nil, 0, 0, fmt.Errorf("%w: %s, the target of an index, is a scalar", ErrIndex, below.Path())
 		}
 		if bounds[k], err = span(ctx, c.index[k], lo, hi, below.Shape()[0]); err != nil {
 			return nil, 0, 0, err
@@ -124,7 +124,7 @@ func span(ctx context.Context, idx *h5.Dataset, start, stop, n int) ([]int, erro
 	from := max(start-1, 0)
 	v, err := h5.Read[int64](ctx, idx, rowSel(from, stop))
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %w", err)
+		return nil, err // h5's error names the index
 	}
 	ends := v.Data
 	b := make([]int, 0, stop-start+1)
@@ -138,9 +138,9 @@ func span(ctx context.Context, idx *h5.Dataset, start, stop, n int) ([]int, erro
 		}
 		switch {
 		case e < 0 || e > int64(n):
-			return nil, fmt.Errorf("nwb: %s: %w: element %d is %d, outside its target's %d elements", idx.Path(), ErrIndex, from+i, e, n)
+			return nil, fmt.Errorf("%w: %s: element %d is %d, outside its target's %d elements", ErrIndex, idx.Path(), from+i, e, n)
 		case e < prev:
-			return nil, fmt.Errorf("nwb: %s: %w: element %d is %d, before the previous offset %d", idx.Path(), ErrIndex, from+i, e, prev)
+			return nil, fmt.Errorf("%w: %s: element %d is %d, before the previous offset %d", ErrIndex, idx.Path(), from+i, e, prev)
 		}
 		b = append(b, int(e))
 	}
@@ -157,14 +157,14 @@ func rowSel(start, stop int) selection.Selection {
 // another, in C order).
 func Values[T h5.Element](ctx context.Context, c *Column, start, stop int) (*h5.Typed[T], error) {
 	if len(c.index) != 0 {
-		return nil, fmt.Errorf("nwb: column %s is ragged: %w", c.data.Path(), h5.ErrType)
+		return nil, fmt.Errorf("nwb: column %s is ragged: %w", c.data.Path(), unprefixed{h5.ErrType})
 	}
 	if err := c.t.checkRange(start, stop); err != nil {
 		return nil, err
 	}
 	v, err := h5.Read[T](ctx, c.data, rowSel(start, stop))
 	if err != nil {
-		return nil, fmt.Errorf("nwb: column %s: %w", c.name, err)
+		return nil, err // h5's error names the column's data
 	}
 	return v, nil
 }
@@ -176,7 +176,7 @@ func Values[T h5.Element](ctx context.Context, c *Column, start, stop int) (*h5.
 // one backing array.
 func Ragged[T h5.Element](ctx context.Context, c *Column, start, stop int) ([][]T, error) {
 	if len(c.index) != 1 {
-		return nil, fmt.Errorf("nwb: column %s has %d index levels, not 1: %w", c.data.Path(), len(c.index), h5.ErrType)
+		return nil, fmt.Errorf("nwb: column %s has %d index levels, not 1: %w", c.data.Path(), len(c.index), unprefixed{h5.ErrType})
 	}
 	if err := c.t.checkRange(start, stop); err != nil {
 		return nil, err
@@ -187,7 +187,7 @@ func Ragged[T h5.Element](ctx context.Context, c *Column, start, stop int) ([][]
 	}
 	v, err := h5.Read[T](ctx, c.data, rowSel(lo, hi))
 	if err != nil {
-		return nil, fmt.Errorf("nwb: column %s: %w", c.name, err)
+		return nil, err // h5's error names the column's data
 	}
 	m := 1
 	for _, n := range v.Shape[1:] {
@@ -213,7 +213,7 @@ func (c *Column) Indices(ctx context.Context, start, stop int) ([][]int, error) 
 // indices is Indices, also returning the Target table it opened.
 func (c *Column) indices(ctx context.Context, start, stop int) ([][]int, *Table, error) {
 	if !c.Region() {
-		return nil, nil, fmt.Errorf("nwb: column %s is not a DynamicTableRegion: %w", c.data.Path(), h5.ErrType)
+		return nil, nil, fmt.Errorf("nwb: column %s is not a DynamicTableRegion: %w", c.data.Path(), unprefixed{h5.ErrType})
 	}
 	target, err := c.Target(ctx)
 	if err != nil {
@@ -234,14 +234,14 @@ func (c *Column) indices(ctx context.Context, start, stop int) ([][]int, *Table,
 			return nil, nil, err
 		}
 	default:
-		return nil, nil, fmt.Errorf("nwb: region column %s has %d index levels: %w", c.data.Path(), len(c.index), h5.ErrType)
+		return nil, nil, fmt.Errorf("nwb: region column %s has %d index levels: %w", c.data.Path(), len(c.index), unprefixed{h5.ErrType})
 	}
 	rows := make([][]int, len(raw))
 	for i, r := range raw {
 		rows[i] = make([]int, len(r))
 		for j, x := range r {
 			if x < 0 || x >= int64(target.Len()) {
-				return nil, nil, fmt.Errorf("nwb: %s: %w: row %d points at row %d of %s, which has %d", c.data.Path(), ErrIndex, start+i, x, target.Path(), target.Len())
+				return nil, nil, fmt.Errorf("%w: %s: row %d points at row %d of %s, which has %d", ErrIndex, c.data.Path(), start+i, x, target.Path(), target.Len())
 			}
 			rows[i][j] = int(x)
 		}
@@ -269,7 +269,7 @@ func (c *Column) Objects(ctx context.Context, start, stop int) ([]h5.Object, err
 	out := make([]h5.Object, len(v.Data))
 	for i, r := range v.Data {
 		if out[i], err = c.t.f.h.Deref(ctx, r); err != nil {
-			return nil, fmt.Errorf("nwb: %s row %d: %w", c.data.Path(), start+i, err)
+			return nil, fmt.Errorf("nwb: %s row %d: %w", c.data.Path(), start+i, unprefixed{err})
 		}
 	}
 	return out, nil

@@ -8,13 +8,23 @@
 //	units, err := f.Units(ctx)
 //	spikes, err := units.SpikeTimes(ctx, 0)          // []float64, unit 0's spike times
 //
+// The tables NWB puts at fixed paths have File methods (Units, Electrodes,
+// Trials); a typed table anywhere else opens with UnitsAt, ElectrodesAt or
+// IntervalsAt and a path, and NewUnits, NewElectrodes or NewIntervals give
+// the typed view of a Table already open. Rows and Select decode table rows
+// into a slice of the caller's struct type, by field tags.
+//
 // Every read goes through h5, so it fetches and decodes only the chunks it
 // touches, concurrently, from any source h5 opens. A File and the tables and
 // series it returns are safe for concurrent use.
 //
-// Errors name the object they concern and wrap the sentinels below
-// (ErrNotNWB, ErrNotTable, ErrNoColumn, ErrIndex, ErrNotTimeSeries) or those
-// of package h5 (h5.ErrNotFound, h5.ErrType, …); test them with errors.Is.
+// Errors name the object they concern once and wrap the sentinels below
+// (ErrNotNWB, ErrNotTable, ErrNoColumn, ErrIndex, ErrNotTimeSeries, ErrRange)
+// or those of package h5 (h5.ErrNotFound, h5.ErrType, …); test them with
+// errors.Is. A message has one package prefix: "nwb: " when this package
+// found the fault (a sentinel leads, as in "nwb: bad index: /units/…"), or
+// h5's own error unchanged when a read failed there, since h5 already names
+// the dataset.
 // Malformed input, such as an index whose offsets run backwards or past its
 // target, is an error, never a panic or a silently short row.
 package nwb

@@ -1,6 +1,9 @@
 package nwb
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 var (
 	// ErrNotNWB is wrapped by errors for files whose root is not an NWBFile.
@@ -18,3 +21,18 @@ var (
 	// ErrRange is wrapped by errors for row or sample ranges outside an object.
 	ErrRange = errors.New("nwb: range out of bounds")
 )
+
+// unprefixed is an error whose text drops a leading "h5: " or "nwb: ", for
+// wrapping an error that does not name the object (an attribute's, a
+// reference's, a sentinel) under a message that says "nwb:" and names it:
+// one prefix per message, while errors.Is still sees the sentinel.
+type unprefixed struct{ err error }
+
+func (u unprefixed) Error() string {
+	s := u.err.Error()
+	for _, p := range []string{"h5: ", "nwb: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
+}
+func (u unprefixed) Unwrap() error { return u.err }

@@ -102,3 +102,154 @@ func ExampleColumn_Resolve() {
 	// 8 108 DG
 	// 11 111 DG
 }
+
+// A Units table need not be at /units: UnitsAt opens one at any path (a
+// processing module's, say), and NewUnits reads a Table already open.
+func ExampleUnitsAt() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	units, err := nwb.UnitsAt(ctx, f, "/units") // "/processing/ecephys/units", …
+	if err != nil {
+		log.Fatal(err)
+	}
+	spikes, err := units.SpikeTimes(ctx, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %d units; unit 1 has %d spikes\n", units.Path(), units.Len(), len(spikes))
+	// Output: /units: 8 units; unit 1 has 25 spikes
+}
+
+// NewIntervals reads an open Table as a TimeIntervals table, checking that
+// it has the start_time and stop_time columns.
+func ExampleNewIntervals() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	t, err := f.Table(ctx, "intervals/trials")
+	if err != nil {
+		log.Fatal(err)
+	}
+	trials, err := nwb.NewIntervals(t)
+	if err != nil {
+		log.Fatal(err)
+	}
+	start, stop, err := trials.Times(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("trial 0: %.1f s to %.1f s\n", start[0], stop[0])
+	units, err := f.Table(ctx, "units")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = nwb.NewIntervals(units)
+	fmt.Println(err)
+	// Output:
+	// trial 0: 9.8 s to 11.3 s
+	// nwb: no such column: "start_time": /units is not a TimeIntervals table
+}
+
+// An ElectricalSeries' electrodes region gives, per channel, a row of the
+// electrodes table; Select reads those rows.
+func ExampleTimeSeries_Electrodes() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, table, err := ts.Electrodes(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	electrodes, err := table.Select(ctx, rows)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for channel, e := range electrodes {
+		loc, _ := e.Get("location")
+		fmt.Println(channel, e.Index, e.ID, loc)
+	}
+	// Output:
+	// 0 0 100 CA1
+	// 1 2 102 DG
+	// 2 4 104 CA3
+	// 3 6 106 CA1
+}
+
+// Rows decodes table rows into structs by field tags: the row id, a ragged
+// column into a slice per row, a region into row positions.
+func ExampleRows() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	type Unit struct {
+		ID         int64     `nwb:"id"`
+		Spikes     []float64 `nwb:"spike_times"`
+		Electrodes []int     `nwb:"electrodes"` // rows of the electrodes table
+	}
+	units, err := f.Units(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, err := nwb.Rows[Unit](ctx, units.Table, 0, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, u := range rows {
+		fmt.Printf("unit %d: %d spikes, electrodes %v\n", u.ID, len(u.Spikes), u.Electrodes)
+	}
+	// Output:
+	// unit 100: 18 spikes, electrodes [6 8 11]
+	// unit 101: 25 spikes, electrodes [9 11]
+}
+
+// Select decodes chosen rows, such as an ElectricalSeries' electrodes, into
+// structs; a compound or reference column goes into a struct or a string.
+func ExampleSelect() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rows, table, err := ts.Electrodes(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	type Electrode struct {
+		Location string `nwb:"location"`
+		Group    string `nwb:"group"` // an object reference, as its target's path
+	}
+	electrodes, err := nwb.Select[Electrode](ctx, table.Table, rows)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for channel, e := range electrodes {
+		fmt.Println(channel, e.Location, e.Group)
+	}
+	// Output:
+	// 0 CA1 /general/extracellular_ephys/shank0
+	// 1 DG /general/extracellular_ephys/shank2
+	// 2 CA3 /general/extracellular_ephys/shank1
+	// 3 CA1 /general/extracellular_ephys/shank0
+}

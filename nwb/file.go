@@ -37,7 +37,7 @@ func New(hf *h5.File) (*File, error) {
 	attrs := hf.Root().Attrs()
 	hasVersion := attrs.Has("nwb_version")
 	if t, _ := attrs.String("neurodata_type"); t != "NWBFile" && !hasVersion {
-		return nil, fmt.Errorf("nwb: %s: %w (its root has neither nwb_version nor neurodata_type NWBFile)", hf.Name(), ErrNotNWB)
+		return nil, fmt.Errorf("%w: %s: its root has neither nwb_version nor neurodata_type NWBFile", ErrNotNWB, hf.Name())
 	}
 	return &File{h: hf}, nil
 }
@@ -94,11 +94,12 @@ func typeOf(o h5.Object) string {
 	return t
 }
 
-// group returns the group at path, with an error naming what was expected.
+// group returns the group at path, with an error naming what was expected
+// (h5's error names the path).
 func (f *File) group(ctx context.Context, path, what string) (*h5.Group, error) {
 	g, err := f.h.Group(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s %s: %w", what, path, err)
+		return nil, fmt.Errorf("nwb: open %s: %w", what, unprefixed{err})
 	}
 	return g, nil
 }

@@ -40,13 +40,13 @@ func (f *File) Session(ctx context.Context) (Session, error) {
 		{&s.Institution, "general/institution"},
 	} {
 		if *x.dst, err = text(ctx, root, x.path); err != nil {
-			return s, fmt.Errorf("nwb: session: %w", err)
+			return s, fmt.Errorf("nwb: session: %w", unprefixed{err})
 		}
 	}
 	if d, err := root.Dataset(ctx, "general/experimenter"); err == nil {
 		e, err := h5.Read[string](ctx, d, nil)
 		if err != nil {
-			return s, fmt.Errorf("nwb: session: %w", err)
+			return s, fmt.Errorf("nwb: session: %w", unprefixed{err})
 		}
 		s.Experimenters = e.Data
 	}

@@ -2,6 +2,7 @@ package nwb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,10 +36,10 @@ func (f *File) Table(ctx context.Context, path string) (*Table, error) {
 	}
 	t := &Table{f: f, g: g, cols: map[string]*Column{}}
 	if t.ids, err = g.Dataset(ctx, "id"); err != nil {
-		return nil, fmt.Errorf("nwb: %s: %w: %w", g.Path(), ErrNotTable, err)
+		return nil, fmt.Errorf("%w: %w", ErrNotTable, unprefixed{err})
 	}
 	if t.ids.NDim() != 1 {
-		return nil, fmt.Errorf("nwb: %s/id: %w: shape %v is not 1-D", g.Path(), ErrNotTable, t.ids.Shape())
+		return nil, fmt.Errorf("%w: %s has shape %v, not 1-D", ErrNotTable, t.ids.Path(), t.ids.Shape())
 	}
 	t.n = t.ids.Shape()[0]
 	if t.names, err = columnNames(ctx, g); err != nil {
@@ -60,7 +61,7 @@ func columnNames(ctx context.Context, g *h5.Group) ([]string, error) {
 	if g.Attrs().Has("colnames") {
 		names, err := g.Attrs().Strings("colnames")
 		if err != nil {
-			return nil, fmt.Errorf("nwb: %s: %w", g.Path(), err)
+			return nil, fmt.Errorf("nwb: %s: %w", g.Path(), unprefixed{err})
 		}
 		return names, nil
 	}
@@ -95,8 +96,11 @@ func indexesByTarget(ctx context.Context, g *h5.Group) map[string]*h5.Dataset {
 // <col>_index_index).
 func (t *Table) column(ctx context.Context, name string, indexes map[string]*h5.Dataset) (*Column, error) {
 	data, err := t.g.Dataset(ctx, name)
+	if errors.Is(err, h5.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %s lists %q, which it does not have", ErrNoColumn, t.g.Path(), name)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s: %w %q: %w", t.g.Path(), ErrNoColumn, name, err)
+		return nil, fmt.Errorf("%w: %q: %w", ErrNoColumn, name, unprefixed{err}) // h5's error names the path
 	}
 	c := &Column{t: t, name: name, data: data}
 	below, byName := data, name
@@ -115,11 +119,11 @@ func (t *Table) column(ctx context.Context, name string, indexes map[string]*h5.
 		below, byName = idx, byName+"_index"
 	}
 	if rows := c.top().Shape(); len(rows) == 0 || rows[0] != t.n {
-		return nil, fmt.Errorf("nwb: %s: %w: column %q has shape %v for %d ids", t.g.Path(), ErrIndex, c.top().Name(), rows, t.n)
+		return nil, fmt.Errorf("%w: %s has shape %v for %d ids", ErrIndex, c.top().Path(), rows, t.n)
 	}
 	for _, idx := range c.index {
 		if idx.NDim() != 1 {
-			return nil, fmt.Errorf("nwb: %s: %w: index %q has shape %v", t.g.Path(), ErrIndex, idx.Name(), idx.Shape())
+			return nil, fmt.Errorf("%w: index %s has shape %v, not 1-D", ErrIndex, idx.Path(), idx.Shape())
 		}
 	}
 	return c, nil
@@ -155,7 +159,7 @@ func (t *Table) Columns() []string { return slices.Clone(t.names) }
 func (t *Table) Column(name string) (*Column, error) {
 	c, ok := t.cols[name]
 	if !ok {
-		return nil, fmt.Errorf("nwb: %s: %w %q (columns: %s)", t.g.Path(), ErrNoColumn, name, strings.Join(t.names, ", "))
+		return nil, fmt.Errorf("%w: %q in %s (columns: %s)", ErrNoColumn, name, t.g.Path(), strings.Join(t.names, ", "))
 	}
 	return c, nil
 }
@@ -170,14 +174,14 @@ func (t *Table) IDs(ctx context.Context, start, stop int) ([]int64, error) {
 	}
 	v, err := h5.Read[int64](ctx, t.ids, selection.Selection{selection.Slice(start, stop, 1)})
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s: %w", t.g.Path(), err)
+		return nil, err // h5's error names the id dataset
 	}
 	return v.Data, nil
 }
 
 func (t *Table) checkRange(start, stop int) error {
 	if start < 0 || stop < start || stop > t.n {
-		return fmt.Errorf("nwb: %s: %w: rows [%d, %d) of %d", t.g.Path(), ErrRange, start, stop, t.n)
+		return fmt.Errorf("%w: rows [%d, %d) of %s, which has %d", ErrRange, start, stop, t.g.Path(), t.n)
 	}
 	return nil
 }
@@ -248,7 +252,7 @@ func (t *Table) Row(ctx context.Context, i int) (Row, error) {
 func (t *Table) Select(ctx context.Context, rows []int) ([]Row, error) {
 	for _, r := range rows {
 		if r < 0 || r >= t.n {
-			return nil, fmt.Errorf("nwb: %s: %w: row %d of %d", t.g.Path(), ErrRange, r, t.n)
+			return nil, fmt.Errorf("%w: row %d of %s, which has %d", ErrRange, r, t.g.Path(), t.n)
 		}
 	}
 	byIndex := map[int]Row{}

@@ -14,6 +14,7 @@ import (
 // TwoPhotonSeries, SpatialSeries, …): samples along the first axis of data,
 // timed by explicit timestamps or by a starting time and a rate.
 type TimeSeries struct {
+	f           *File
 	g           *h5.Group
 	data        *h5.Dataset
 	timestamps  *h5.Dataset // nil when timed by starting_time and rate
@@ -34,12 +35,12 @@ func (f *File) TimeSeries(ctx context.Context, path string) (*TimeSeries, error)
 	if err != nil {
 		return nil, err
 	}
-	ts := &TimeSeries{g: g, conversion: 1, resolution: -1}
+	ts := &TimeSeries{f: f, g: g, conversion: 1, resolution: -1}
 	if ts.data, err = g.Dataset(ctx, "data"); err != nil {
-		return nil, fmt.Errorf("nwb: %s: %w: %w", g.Path(), ErrNotTimeSeries, err)
+		return nil, fmt.Errorf("%w: %w", ErrNotTimeSeries, unprefixed{err})
 	}
 	if ts.data.NDim() == 0 {
-		return nil, fmt.Errorf("nwb: %s: %w: data is a scalar", g.Path(), ErrNotTimeSeries)
+		return nil, fmt.Errorf("%w: %s is a scalar", ErrNotTimeSeries, ts.data.Path())
 	}
 	a := ts.data.Attrs()
 	ts.unit, _ = a.String("unit")
@@ -49,7 +50,7 @@ func (f *File) TimeSeries(ctx context.Context, path string) (*TimeSeries, error)
 	}{{&ts.conversion, "conversion"}, {&ts.offset, "offset"}, {&ts.resolution, "resolution"}} {
 		if a.Has(x.name) {
 			if *x.dst, err = a.Float(x.name); err != nil {
-				return nil, fmt.Errorf("nwb: %s/data: %w", g.Path(), err)
+				return nil, fmt.Errorf("nwb: %s: %w", ts.data.Path(), unprefixed{err})
 			}
 		}
 	}
@@ -67,28 +68,31 @@ func (ts *TimeSeries) timing(ctx context.Context) error {
 	d, err := ts.g.Dataset(ctx, "timestamps")
 	if err == nil {
 		if d.NDim() != 1 || d.Shape()[0] < ts.Len() {
-			return fmt.Errorf("nwb: %s: %w: timestamps of shape %v for %d samples", ts.g.Path(), ErrIndex, d.Shape(), ts.Len())
+			return fmt.Errorf("%w: %s has shape %v for %d samples", ErrIndex, d.Path(), d.Shape(), ts.Len())
 		}
 		ts.timestamps = d
 		return nil
 	}
 	if !errors.Is(err, h5.ErrNotFound) {
-		return fmt.Errorf("nwb: %s: %w", ts.g.Path(), err)
+		return err // h5's error names the timestamps
 	}
 	st, err := ts.g.Dataset(ctx, "starting_time")
 	if err != nil {
-		return fmt.Errorf("nwb: %s: %w: neither timestamps nor starting_time", ts.g.Path(), ErrNotTimeSeries)
+		return fmt.Errorf("%w: %s has neither timestamps nor starting_time", ErrNotTimeSeries, ts.g.Path())
 	}
 	v, err := h5.Read[float64](ctx, st, nil)
 	if err != nil {
-		return fmt.Errorf("nwb: %s: %w", ts.g.Path(), err)
+		return err // h5's error names starting_time
+	}
+	if len(v.Data) != 1 {
+		return fmt.Errorf("%w: %s has shape %v, not one value", ErrNotTimeSeries, st.Path(), v.Shape)
 	}
 	ts.start = v.Data[0]
 	if ts.rate, err = st.Attrs().Float("rate"); err != nil {
-		return fmt.Errorf("nwb: %s/starting_time: %w", ts.g.Path(), err)
+		return fmt.Errorf("nwb: %s: %w", st.Path(), unprefixed{err})
 	}
 	if !(ts.rate > 0) || math.IsInf(ts.rate, 0) {
-		return fmt.Errorf("nwb: %s/starting_time: %w: rate %v is not a positive number", ts.g.Path(), ErrNotTimeSeries, ts.rate)
+		return fmt.Errorf("%w: %s: rate %v is not a positive number", ErrNotTimeSeries, st.Path(), ts.rate)
 	}
 	return nil
 }
@@ -100,14 +104,14 @@ func (ts *TimeSeries) readChannelConversion(ctx context.Context) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("nwb: %s: %w", ts.g.Path(), err)
+		return err // h5's errors name channel_conversion
 	}
 	v, err := h5.Read[float64](ctx, d, nil)
 	if err != nil {
-		return fmt.Errorf("nwb: %s: %w", ts.g.Path(), err)
+		return err
 	}
 	if sh := ts.data.Shape(); len(sh) < 2 || sh[1] != len(v.Data) {
-		return fmt.Errorf("nwb: %s: %w: %d channel_conversion factors for data of shape %v", ts.g.Path(), ErrIndex, len(v.Data), sh)
+		return fmt.Errorf("%w: %s: %d factors for data of shape %v", ErrIndex, d.Path(), len(v.Data), sh)
 	}
 	ts.channelConv = v.Data
 	return nil
@@ -167,7 +171,7 @@ func (ts *TimeSeries) StartingTime(ctx context.Context) (float64, error) {
 // only those timestamps (or computing them from the starting time and rate).
 func (ts *TimeSeries) Timestamps(ctx context.Context, start, stop int) ([]float64, error) {
 	if start < 0 || stop < start || stop > ts.Len() {
-		return nil, fmt.Errorf("nwb: %s: %w: samples [%d, %d) of %d", ts.Path(), ErrRange, start, stop, ts.Len())
+		return nil, fmt.Errorf("%w: samples [%d, %d) of %s, which has %d", ErrRange, start, stop, ts.Path(), ts.Len())
 	}
 	if ts.timestamps == nil {
 		out := make([]float64, stop-start)
@@ -178,7 +182,7 @@ func (ts *TimeSeries) Timestamps(ctx context.Context, start, stop int) ([]float6
 	}
 	v, err := h5.Read[float64](ctx, ts.timestamps, selection.Selection{selection.Slice(start, stop, 1)})
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s: %w", ts.Path(), err)
+		return nil, err // h5's error names the timestamps
 	}
 	return v.Data, nil
 }
@@ -194,11 +198,11 @@ func (ts *TimeSeries) Read(ctx context.Context, sel selection.Selection) (*h5.Ar
 // get_data_in_units computes it.
 func (ts *TimeSeries) ReadPhysical(ctx context.Context, start, stop int) (*h5.Typed[float64], error) {
 	if start < 0 || stop < start || stop > ts.Len() {
-		return nil, fmt.Errorf("nwb: %s: %w: samples [%d, %d) of %d", ts.Path(), ErrRange, start, stop, ts.Len())
+		return nil, fmt.Errorf("%w: samples [%d, %d) of %s, which has %d", ErrRange, start, stop, ts.Path(), ts.Len())
 	}
 	v, err := h5.Read[float64](ctx, ts.data, selection.Selection{selection.Slice(start, stop, 1)})
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s: %w", ts.Path(), err)
+		return nil, err // h5's error names the data
 	}
 	if ts.channelConv == nil {
 		for i, x := range v.Data {

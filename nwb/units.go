@@ -7,19 +7,31 @@ import (
 	"github.com/lindigo/lindi/h5"
 )
 
-// Units is the units table of sorted spikes (the file's /units).
+// Units is a Units table of sorted spikes: the file's /units, or one
+// elsewhere (a processing module's, say), opened with UnitsAt or NewUnits.
 type Units struct {
 	*Table
 }
 
 // Units opens the file's units table (/units).
 func (f *File) Units(ctx context.Context) (*Units, error) {
-	t, err := f.Table(ctx, "units")
+	return UnitsAt(ctx, f, "units")
+}
+
+// UnitsAt opens the Units table at path, such as
+// "/processing/ecephys/units", with the checks of File.Table.
+func UnitsAt(ctx context.Context, f *File, path string) (*Units, error) {
+	t, err := f.Table(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return &Units{t}, nil
+	return NewUnits(t), nil
 }
+
+// NewUnits reads t, an open table, as a Units table. It checks nothing more
+// (every column of Units is optional): a method whose column t lacks fails
+// with ErrNoColumn. t must not be nil.
+func NewUnits(t *Table) *Units { return &Units{t} }
 
 // SpikeTimes reads the spike times, in seconds, of the unit in row i.
 func (u *Units) SpikeTimes(ctx context.Context, i int) ([]float64, error) {
@@ -54,19 +66,33 @@ func (u *Units) Electrodes(ctx context.Context, i int) ([]int, error) {
 	return rows[0], nil
 }
 
-// Electrodes is the electrodes table (general/extracellular_ephys/electrodes).
+// Electrodes is an electrodes table: the file's
+// general/extracellular_ephys/electrodes, or another table with its columns
+// (location, group, x, y, …), opened with ElectrodesAt or NewElectrodes.
 type Electrodes struct {
 	*Table
 }
 
-// Electrodes opens the file's electrodes table.
+// Electrodes opens the file's electrodes table
+// (/general/extracellular_ephys/electrodes).
 func (f *File) Electrodes(ctx context.Context) (*Electrodes, error) {
-	t, err := f.Table(ctx, "general/extracellular_ephys/electrodes")
+	return ElectrodesAt(ctx, f, "general/extracellular_ephys/electrodes")
+}
+
+// ElectrodesAt opens the electrodes table at path, with the checks of
+// File.Table.
+func ElectrodesAt(ctx context.Context, f *File, path string) (*Electrodes, error) {
+	t, err := f.Table(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return &Electrodes{t}, nil
+	return NewElectrodes(t), nil
 }
+
+// NewElectrodes reads t, an open table, as an electrodes table. It checks
+// nothing more: a method whose column t lacks (Locations needs location,
+// Groups needs group) fails with ErrNoColumn. t must not be nil.
+func NewElectrodes(t *Table) *Electrodes { return &Electrodes{t} }
 
 // Locations reads the location column: the brain area of each electrode.
 func (e *Electrodes) Locations(ctx context.Context) ([]string, error) {
@@ -96,7 +122,7 @@ func (e *Electrodes) Groups(ctx context.Context) ([]*h5.Group, error) {
 	for i, o := range objs {
 		g, ok := o.(*h5.Group)
 		if !ok {
-			return nil, fmt.Errorf("nwb: %s row %d: %s is not an ElectrodeGroup: %w", c.Data().Path(), i, o.Path(), h5.ErrNotGroup)
+			return nil, fmt.Errorf("nwb: %s row %d: %s is not an ElectrodeGroup: %w", c.Data().Path(), i, o.Path(), unprefixed{h5.ErrNotGroup})
 		}
 		out[i] = g
 	}
@@ -110,15 +136,28 @@ type Intervals struct {
 }
 
 // Intervals opens the TimeIntervals table at path ("intervals/trials",
-// "intervals/epochs", …).
+// "intervals/epochs", …); it is IntervalsAt.
 func (f *File) Intervals(ctx context.Context, path string) (*Intervals, error) {
+	return IntervalsAt(ctx, f, path)
+}
+
+// IntervalsAt opens the TimeIntervals table at path, with the checks of
+// File.Table and NewIntervals.
+func IntervalsAt(ctx context.Context, f *File, path string) (*Intervals, error) {
 	t, err := f.Table(ctx, path)
 	if err != nil {
 		return nil, err
 	}
+	return NewIntervals(t)
+}
+
+// NewIntervals reads t, an open table, as a TimeIntervals table. It fails
+// with ErrNoColumn unless t has the start_time and stop_time columns every
+// TimeIntervals table has. t must not be nil.
+func NewIntervals(t *Table) (*Intervals, error) {
 	for _, col := range []string{"start_time", "stop_time"} {
 		if !t.Has(col) {
-			return nil, fmt.Errorf("nwb: %s: %w %q: not a TimeIntervals table", t.Path(), ErrNoColumn, col)
+			return nil, fmt.Errorf("%w: %q: %s is not a TimeIntervals table", ErrNoColumn, col, t.Path())
 		}
 	}
 	return &Intervals{t}, nil
@@ -126,7 +165,7 @@ func (f *File) Intervals(ctx context.Context, path string) (*Intervals, error) {
 
 // Trials opens the trials table (/intervals/trials).
 func (f *File) Trials(ctx context.Context) (*Intervals, error) {
-	return f.Intervals(ctx, "intervals/trials")
+	return IntervalsAt(ctx, f, "intervals/trials")
 }
 
 // Times reads the start and stop times, in seconds, of every interval.
@@ -185,12 +224,12 @@ func (iv *Intervals) Series(ctx context.Context, i int) ([]SeriesRef, error) {
 	case 1:
 		items = cells[0].([]any) // Cells gives a []any per row of a ragged column
 	default:
-		return nil, fmt.Errorf("nwb: %s: %w: %d index levels", c.Data().Path(), h5.ErrType, c.Depth())
+		return nil, fmt.Errorf("nwb: %s: %w: %d index levels", c.Data().Path(), unprefixed{h5.ErrType}, c.Depth())
 	}
 	out := make([]SeriesRef, len(items))
 	for k, it := range items {
 		if out[k], err = seriesRef(it); err != nil {
-			return nil, fmt.Errorf("nwb: %s row %d: %w", c.Data().Path(), i, err)
+			return nil, fmt.Errorf("nwb: %s row %d: %w", c.Data().Path(), i, unprefixed{err})
 		}
 	}
 	return out, nil

@@ -19,7 +19,7 @@ var searchBlock = 512
 // unspecified range of the right form.
 func (ts *TimeSeries) Window(ctx context.Context, t0, t1 float64) (start, stop int, err error) {
 	if math.IsNaN(t0) || math.IsNaN(t1) || t1 < t0 {
-		return 0, 0, fmt.Errorf("nwb: %s: %w: time window [%v, %v)", ts.Path(), ErrRange, t0, t1)
+		return 0, 0, fmt.Errorf("%w: %s: time window [%v, %v)", ErrRange, ts.Path(), t0, t1)
 	}
 	s := &searcher{ts: ts, blocks: map[int][]float64{}}
 	if start, err = s.lowerBound(ctx, t0, 0); err != nil {

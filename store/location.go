@@ -17,11 +17,8 @@ type location struct {
 }
 
 // IsURL reports whether name is a remote URL (http, https or s3) rather
-// than a local path.
-func IsURL(name string) bool {
-	s, ok := source.Scheme(name)
-	return ok && (s == "http" || s == "https" || s == "s3")
-}
+// than a local path; it is source.IsURL, kept here for the store's users.
+func IsURL(name string) bool { return source.IsURL(name) }
 
 func parseLocation(name string) (location, error) {
 	if name == "" {

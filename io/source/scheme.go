@@ -23,3 +23,11 @@ func Scheme(name string) (string, bool) {
 	}
 	return strings.ToLower(name[:i]), true
 }
+
+// IsURL reports whether name is a remote URL, one whose scheme is http, https
+// or s3 (in any case), rather than a local path or a file: URL. These are the
+// schemes Open reaches over the network.
+func IsURL(name string) bool {
+	s, ok := Scheme(name)
+	return ok && (s == "http" || s == "https" || s == "s3")
+}
