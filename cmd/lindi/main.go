@@ -74,6 +74,8 @@ const usage = `usage:
                                    delete an attribute
   lindi rm FILE PATH               delete a group, dataset or link
   lindi bench [flags]              measure parallel remote reads against a simulated network
+  lindi bench write [-mb N] [-dir DIR]
+                                   measure writing a noisy int16 dataset into a .lindi.tar
   lindi --version                  the version of lindi
   lindi CMD -h                     the flags of a command
 `
