@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lindigo/lindi/selection"
@@ -212,5 +213,56 @@ func TestWriteReadOnly(t *testing.T) {
 	}
 	if _, err := Create(ctx, t.TempDir()+"/x.nwb"); err == nil {
 		t.Error("an HDF5 name was created")
+	}
+}
+
+func TestMaterialize(t *testing.T) {
+	ctx := context.Background()
+	src, err := Open(ctx, "../testdata/conformance/fixture.lindi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	f, err := CreateFrom(ctx, t.Name()+".mem.lindi", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "misc/over_1000_chunks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read[float64](ctx, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := make([]float64, d.Shape()[len(d.Shape())-1])
+	sel := mustSel(t, "1")
+	for range len(d.Shape()) - 2 {
+		sel = append(sel, selection.Index(0))
+	}
+	sel = append(sel, selection.All())
+	if len(d.Shape()) == 1 {
+		one, sel = []float64{0}, mustSel(t, "1")
+	}
+	if err := Write(ctx, d, sel, one); err == nil || !strings.Contains(err.Error(), "_EXTERNAL_ARRAY_LINK") {
+		t.Fatalf("write to a linked dataset: %v", err)
+	}
+	if err := d.Materialize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read[float64](ctx, d, nil)
+	if err != nil || !slices.Equal(got.Data, want.Data) {
+		t.Fatalf("after Materialize: %v (%d values), want %d", err, len(got.Data), len(want.Data))
+	}
+	for i := range one {
+		one[i] = -7
+	}
+	if err := Write(ctx, d, sel, one); err != nil {
+		t.Fatal(err)
+	}
+	got, err = Read[float64](ctx, d, sel)
+	if err != nil || !slices.Equal(got.Data, one) {
+		t.Errorf("after a write: %v, %v", got, err)
 	}
 }

@@ -42,6 +42,12 @@ type Editor interface {
 	// PutChunk stores data, the encoded chunk at grid coordinates coords
 	// of the dataset at path.
 	PutChunk(ctx context.Context, path string, coords []int, data []byte) error
+	// PutRef records ref, a [url, offset, length] range or an inline
+	// string, as the chunk at coords of the dataset at path.
+	PutRef(ctx context.Context, path string, coords []int, ref json.RawMessage) error
+	// Unlink turns the _EXTERNAL_ARRAY_LINK dataset at path into an
+	// ordinary one (its chunks put first) and returns it as it now reads.
+	Unlink(ctx context.Context, path string) (*Dataset, error)
 	// RefItem returns the item that stores a reference to the object at
 	// path in an object dataset (LINDI's {"_REFERENCE": …}).
 	RefItem(ctx context.Context, path string) (any, error)

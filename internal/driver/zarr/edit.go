@@ -483,23 +483,69 @@ func (e *editor) meta(key string) (*zarrmeta.ArrayMeta, error) {
 }
 
 func (e *editor) PutChunk(ctx context.Context, path string, coords []int, data []byte) error {
-	key := keyOf(path)
-	m, err := e.meta(key)
+	ck, err := e.chunkKey(path, coords)
 	if err != nil {
 		return err
 	}
-	ck := joinKey(key, m.ChunkKey(coords))
 	ref := driver.InlineRef(data)
 	if len(data) >= driver.InlineLimit {
 		if ref, err = e.sink.Blob(ctx, ck, data); err != nil {
 			return err
 		}
 	}
-	e.st.Set(ck, ref)
+	e.set(ck, ref)
+	return nil
+}
+
+func (e *editor) PutRef(ctx context.Context, path string, coords []int, ref json.RawMessage) error {
+	ck, err := e.chunkKey(path, coords)
+	if err != nil {
+		return err
+	}
+	e.set(ck, ref)
+	return nil
+}
+
+// chunkKey is the key of the chunk at coords of the dataset at path.
+func (e *editor) chunkKey(path string, coords []int) (string, error) {
+	key := keyOf(path)
+	m, err := e.meta(key)
+	if err != nil {
+		return "", err
+	}
+	return joinKey(key, m.ChunkKey(coords)), nil
+}
+
+func (e *editor) set(key string, ref json.RawMessage) {
+	e.st.Set(key, ref)
 	e.mu.Lock()
 	e.dirty = true
 	e.mu.Unlock()
-	return nil
+}
+
+func (e *editor) Unlink(ctx context.Context, path string) (*driver.Dataset, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key, m, err := e.attrsOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := m["_EXTERNAL_ARRAY_LINK"]; !ok {
+		return nil, fmt.Errorf("%s has no _EXTERNAL_ARRAY_LINK", path)
+	}
+	delete(m, "_EXTERNAL_ARRAY_LINK")
+	if _, err := e.putAttrs(key, m); err != nil {
+		return nil, err
+	}
+	zarray, ok := e.st.Ref(joinKey(key, ".zarray"))
+	if !ok {
+		return nil, fmt.Errorf("%s is not a dataset", path)
+	}
+	za, err := e.t.zattrs(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	return e.t.dataset(key, path, zarray, za)
 }
 
 func (e *editor) Commit(ctx context.Context) error {
