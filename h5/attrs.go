@@ -92,7 +92,7 @@ func (a Attrs) Has(name string) bool {
 
 func (a Attrs) get(name string) (any, error) {
 	if err, ok := a.errs[name]; ok {
-		return nil, fmt.Errorf("h5: attribute %q: %w: %w", name, ErrAttribute, err)
+		return nil, fmt.Errorf("%w: attribute %q: %w", ErrAttribute, name, err)
 	}
 	v, ok := a.vals[name]
 	if !ok {
