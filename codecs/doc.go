@@ -24,19 +24,36 @@
 // first, then the filters in reverse order; every stage is bounded by a limit
 // derived from the size the caller expects.
 //
+// Writing goes the other way with the same registry: a codec built from its
+// configuration that can encode implements [Encoder] (zlib, gzip, zstd,
+// lz4, blosc, shuffle, delta) or [ObjectEncoder] (json2, vlen-utf8,
+// vlen-bytes), whose Config gives the configuration to store, in the
+// minimal form numcodecs 0.11 accepts. [Pipeline.Encode] and
+// [Pipeline.EncodeObjects] run the filters in order and then the
+// compressor; [Pipeline.Configs] gives the .zarray form. Every encoding
+// decodes with numcodecs 0.11 (testdata/encode holds the proof: frames
+// numcodecs wrote that we decode, and ours that check_ours.py decoded
+// there). A configuration that decodes but cannot be encoded with (zlib
+// level 10, blosc's snappy or bit shuffle) still builds, and encoding
+// fails.
+//
 // # Concurrency
 //
 // Codecs, pipelines and registries are safe for concurrent use: lookups share
 // a read lock and registration takes a write lock. A Pipeline keeps the
 // codecs it was built with, so registering afterwards does not change it.
+// Encoders run on the calling goroutine (callers encode chunks in parallel)
+// and keep their scratch state in pools, so a warm encode allocates only
+// its output.
 //
 // # Errors
 //
 // An unknown codec id is an error wrapping [ErrUnknownCodec] that names the
 // id; asking for a codec of the other class wraps [ErrWrongClass];
 // registering on [Builtin] fails with [ErrReadOnly]. Corrupt or truncated
-// input is an error wrapping [ErrCorrupt] that names the codec; output
-// beyond the limit wraps [ErrTooLarge]; a configuration that cannot be
-// honoured wraps [ErrConfig]. Decoders never panic on the bytes they read
-// and never read past their input.
+// input is an error wrapping [ErrCorrupt] that names the codec; output beyond
+// the limit wraps [ErrTooLarge]; a configuration that cannot be honoured
+// wraps [ErrConfig], and a pipeline stage that decodes only wraps
+// [ErrNoEncoder] when asked to encode. Decoders never panic on the bytes they
+// read and never read past their input.
 package codecs

@@ -99,3 +99,61 @@ func ExampleHDF5Filter() {
 	// {"id":"zlib","level":9}
 	// codecs: unknown codec: HDF5 filter 4 (szip)
 }
+
+// A writer builds the pipeline from the configuration it will store, encodes
+// each chunk, and stores Configs in the .zarray.
+func ExamplePipeline_Encode() {
+	p, err := codecs.Builtin().Pipeline([]byte(`{"id":"blosc","cname":"zstd","clevel":3}`),
+		[][]byte{[]byte(`{"id":"delta","dtype":"<i2"}`)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	chunk := make([]byte, 2000) // 1000 <i2 samples
+	for i := range 1000 {
+		chunk[2*i] = byte(i / 4)
+	}
+	enc, err := p.Encode(nil, chunk, 2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	back, err := p.Decode(nil, enc, len(chunk))
+	fmt.Println(len(enc) < len(chunk), bytes.Equal(back, chunk), err)
+	compressor, filters := p.Configs()
+	fmt.Printf("%s %s\n", compressor, filters[0])
+	// Output:
+	// true true <nil>
+	// {"blocksize":0,"clevel":3,"cname":"zstd","id":"blosc","shuffle":1} {"astype":"<i2","dtype":"<i2","id":"delta"}
+}
+
+// Object chunks encode as numcodecs writes them; LINDI's json2 pads edge
+// chunks with zarr's fill value 0.
+func ExamplePipeline_EncodeObjects() {
+	p, err := codecs.Builtin().Pipeline(nil, [][]byte{[]byte(`{"id":"json2"}`)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	enc, err := p.EncodeObjects([]any{"c", 0, "\u00e9", 0}, []int{2, 2})
+	fmt.Println(string(enc), err)
+	// Output: [["c",0],["\u00e9",0],"|O",[2,2]] <nil>
+}
+
+// Encoders are asserted from the codec a configuration builds; one that
+// decodes but cannot encode fails when used.
+func ExampleEncoder() {
+	c, err := codecs.Builtin().NewCodec([]byte(`{"id": "zlib", "level": 10}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e := c.(codecs.Encoder)
+	_, err = e.Encode(nil, []byte("data"), 1)
+	fmt.Println(string(e.Config()), errors.Is(err, codecs.ErrConfig))
+	c, _ = codecs.Builtin().NewCodec([]byte(`{"id":"zlib"}`))
+	fmt.Println(string(c.(codecs.Encoder).Config()))
+	// Output:
+	// {"id":"zlib","level":10} true
+	// {"id":"zlib","level":1}
+}

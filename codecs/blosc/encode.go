@@ -114,8 +114,8 @@ type encoding struct {
 	split     bool
 }
 
-func newEncoding(src []byte, o Options) *encoding {
-	e := &encoding{src: src, inner: innerCompressors[o.Compressor], level: o.Level, name: o.Compressor, typesize: o.TypeSize}
+func newEncoding(src []byte, o Options) encoding {
+	e := encoding{src: src, inner: innerCompressors[o.Compressor], level: o.Level, name: o.Compressor, typesize: o.TypeSize}
 	if e.typesize > maxTypesize {
 		e.typesize = 1
 	}

@@ -40,3 +40,24 @@ func ExampleDecode() {
 	// 8000
 	// blosc: decoded size exceeds limit: chunk decodes to 8000 bytes, limit 4000
 }
+
+// Encode writes chunks c-blosc reads; short ones are stored uncompressed.
+func ExampleEncode() {
+	data := make([]byte, 4096) // 1024 little-endian int32 counting up
+	for i := range 1024 {
+		data[4*i], data[4*i+1] = byte(i), byte(i>>8)
+	}
+	chunk, err := blosc.Encode(nil, data, blosc.Options{Compressor: "lz4", Level: 5, Shuffle: 1, TypeSize: 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	h, _ := blosc.ParseHeader(chunk)
+	fmt.Println(h.Compressor(), h.Shuffle(), h.Memcpyed(), h.NBytes, len(chunk) < len(data))
+	small, _ := blosc.Encode(nil, data[:40], blosc.Options{Compressor: "lz4", Level: 5, Shuffle: 1, TypeSize: 4})
+	h, _ = blosc.ParseHeader(small)
+	fmt.Println(h.Memcpyed(), len(small))
+	// Output:
+	// lz4 byte false 4096 true
+	// true 56
+}

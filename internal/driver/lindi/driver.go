@@ -27,6 +27,9 @@ import (
 func init() {
 	driver.Register(tarDriver{})
 	driver.Register(dirDriver{})
+	driver.RegisterContainer(tarContainer{})
+	driver.RegisterContainer(dirContainer{})
+	driver.RegisterContainer(zarr.JSONContainer{Lock: LockBeside})
 }
 
 // jsonName is the LINDI document inside a container.

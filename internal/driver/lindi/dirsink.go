@@ -1,0 +1,379 @@
+package lindi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/store"
+)
+
+// dirContainer writes .lindi.d directories.
+type dirContainer struct{}
+
+// Claims takes the names Python lindi writes as a directory: any ending in
+// ".d" (so ".lindi.d"), with or without a trailing slash.
+func (dirContainer) Claims(name string) bool {
+	return strings.HasSuffix(strings.TrimRight(name, `/`+string(filepath.Separator)), ".d")
+}
+
+// Create makes the directory name, which must not exist, holding lindi.json
+// (the empty document, formatted as Python lindi writes it).
+func (dirContainer) Create(ctx context.Context, name string) (driver.Sink, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("lindi: create %w", err)
+	}
+	s, err := openDirSink(abs, nil)
+	if err == nil {
+		s.dirs[filepath.Dir(abs)] = true // the new directory's own entry
+		err = s.Commit(ctx, prettyEmpty())
+	}
+	if err != nil {
+		if s != nil {
+			s.Close()
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenSink opens the directory name, holding lindi.json, for amending.
+// Temporary files a killed writer left are removed.
+func (dirContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lindi: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, nil, fmt.Errorf("lindi: %s: %w: not a directory", abs, driver.ErrFormat)
+	}
+	doc, err := os.ReadFile(filepath.Join(abs, jsonName))
+	if err != nil {
+		return nil, nil, fmt.Errorf("lindi: %s: %w", abs, err)
+	}
+	s, err := openDirSink(abs, trimPadding(doc))
+	if err != nil {
+		return nil, nil, err
+	}
+	// Read again under the lock: a writer may have committed since.
+	if doc, err = os.ReadFile(filepath.Join(abs, jsonName)); err != nil {
+		s.Close()
+		return nil, nil, fmt.Errorf("lindi: %s: %w", abs, err)
+	}
+	s.doc = trimPadding(doc)
+	removeTemps(abs)
+	return s, s.doc, nil
+}
+
+// removeTemps removes the temporary lindi.json files a killed writer left
+// in dir.
+func removeTemps(dir string) {
+	tmps, _ := filepath.Glob(filepath.Join(dir, "."+jsonName+".tmp-*"))
+	for _, t := range tmps {
+		os.Remove(t)
+	}
+}
+
+func openDirSink(abs string, doc []byte) (*dirSink, error) {
+	d, err := openLocked(abs, os.O_RDONLY)
+	if err != nil {
+		return nil, fmt.Errorf("lindi: %w", err)
+	}
+	s := &dirSink{root: abs, lockf: d, doc: doc, names: map[string]*pendingBlob{}, dirs: map[string]bool{}, nextV: map[string]int{}}
+	s.cond.L = &s.mu
+	return s, nil
+}
+
+// dirSink is an open .lindi.d: blobs are files written and synced by Blob;
+// Commit syncs the directories that gained entries, then replaces
+// lindi.json by renaming a synced temporary file over it.
+type dirSink struct {
+	root  string
+	lockf *os.File // the directory, locked
+
+	mu         sync.Mutex
+	cond       sync.Cond
+	closed     bool
+	broken     error
+	committing bool
+	inflight   int
+	doc        []byte
+	names      map[string]*pendingBlob // blob files written since the last commit
+	dirs       map[string]bool         // directories to sync at the commit
+	nextV      map[string]int          // a blob name → the first version freeName has not seen taken
+}
+
+func (s *dirSink) usable() error {
+	switch {
+	case s.closed:
+		return fmt.Errorf("lindi: %s: %w", s.root, fs.ErrClosed)
+	case s.broken != nil:
+		return fmt.Errorf("lindi: %s: an earlier write failed (%w); the directory is at its last committed state: close it and open it again", s.root, s.broken)
+	}
+	return nil
+}
+
+// Member locates the file name of the directory: committed or written since
+// the last commit, never one being written.
+func (s *dirSink) Member(_ context.Context, name string) (store.Value, error) {
+	if err := checkName(name); err != nil {
+		return store.Value{}, err
+	}
+	s.mu.Lock()
+	b, ok := s.names[name]
+	s.mu.Unlock()
+	if ok && !b.done {
+		return store.Value{}, fmt.Errorf("%s: member %q: %w", s.root, name, store.ErrNotFound)
+	}
+	p := filepath.Join(s.root, filepath.FromSlash(name))
+	st, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !st.Mode().IsRegular() {
+		return store.Value{}, fmt.Errorf("%s: member %q: %w", s.root, name, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Value{}, err
+	}
+	return store.Value{URL: p, Len: st.Size()}, nil
+}
+
+// Blob writes data to the file blobs/<key>, or blobs/<key>.v2, .v3, … when
+// that file exists, and syncs it.
+func (s *dirSink) Blob(ctx context.Context, key string, data []byte) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	for s.committing {
+		s.cond.Wait()
+	}
+	if err := s.usable(); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	name := s.freeName("blobs/" + key)
+	b := &pendingBlob{rec: record{name: name, s: int64(len(data))}}
+	s.names[name] = b
+	p := filepath.Join(s.root, filepath.FromSlash(name))
+	for d := filepath.Dir(p); len(d) >= len(s.root); d = filepath.Dir(d) {
+		s.dirs[d] = true
+	}
+	s.inflight++
+	s.mu.Unlock()
+
+	err := writeFile(p, data)
+	s.mu.Lock()
+	s.inflight--
+	if err != nil {
+		delete(s.names, name)
+		if s.broken == nil {
+			s.broken = err
+		}
+	}
+	b.done = err == nil
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("lindi: %s: write %s: %w", s.root, name, err)
+	}
+	return jsonRef(name, len(data)), nil
+}
+
+// freeName returns name, or its first version name.vN that is neither a
+// file nor being written. Called with mu held.
+func (s *dirSink) freeName(name string) string {
+	taken := func(n string) bool {
+		if _, ok := s.names[n]; ok {
+			return true
+		}
+		_, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(n)))
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	if !taken(name) {
+		return name
+	}
+	// Names are only ever added while the sink is open, so the search
+	// resumes where the last one for name stopped.
+	for v := max(2, s.nextV[name]); ; v++ {
+		if n := name + ".v" + strconv.Itoa(v); !taken(n) {
+			s.nextV[name] = v + 1
+			return n
+		}
+	}
+}
+
+// writeFile creates the file p, with its directories, holding data, and
+// syncs it; a file that could not be written whole is removed.
+func writeFile(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(p)
+	}
+	return err
+}
+
+// Commit makes doc the directory's lindi.json: the directories that gained
+// blob files are synced, then doc is written to a temporary file, synced,
+// and renamed over lindi.json, and the directory synced.
+func (s *dirSink) Commit(ctx context.Context, doc []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	doc = trimPadding(doc)
+	s.mu.Lock()
+	for s.committing || s.inflight > 0 {
+		s.cond.Wait()
+	}
+	if err := s.usable(); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	s.committing = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.committing = false
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	}()
+	if _, err := checkRefs(ctx, s.root, doc, s); err != nil {
+		return err
+	}
+	if s.doc != nil && bytes.Equal(doc, s.doc) {
+		s.committed()
+		return nil
+	}
+	if err := s.replaceDoc(doc); err != nil {
+		s.mu.Lock()
+		if s.broken == nil {
+			s.broken = err
+		}
+		s.mu.Unlock()
+		return fmt.Errorf("lindi: %s: commit: %w; the directory is at its last committed state", s.root, err)
+	}
+	s.doc = doc
+	s.committed()
+	return nil
+}
+
+// committed forgets the blobs and directories of the commit just made.
+func (s *dirSink) committed() {
+	s.mu.Lock()
+	s.names, s.dirs = map[string]*pendingBlob{}, map[string]bool{}
+	s.mu.Unlock()
+}
+
+// replaceDoc is the commit's writes.
+func (s *dirSink) replaceDoc(doc []byte) error {
+	for d := range s.dirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	at("blobs")
+	return replaceFile(filepath.Join(s.root, jsonName), doc)
+}
+
+// replaceFile replaces the file path by one holding data, atomically and
+// durably: a temporary file beside it is written, synced, and renamed over
+// path, and the directory synced. The new file keeps the old one's
+// permissions.
+func replaceFile(path string, data []byte) error {
+	tmp, f, err := createTemp(path)
+	if err != nil {
+		return err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmp)
+		}
+	}()
+	if st, err := os.Stat(path); err == nil {
+		f.Chmod(st.Mode().Perm())
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		at("doc")
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	at("synced")
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	at("entry")
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	at("done")
+	return nil
+}
+
+// Close releases the directory and its lock; blob files written since the
+// last commit, which no document names, are removed.
+func (s *dirSink) Close() error {
+	s.mu.Lock()
+	for s.committing || s.inflight > 0 {
+		s.cond.Wait()
+	}
+	if s.closed {
+		s.mu.Unlock()
+		return fmt.Errorf("lindi: %s: %w", s.root, fs.ErrClosed)
+	}
+	s.closed = true
+	if s.broken == nil { // after a failed commit lindi.json may name them
+		for name := range s.names {
+			os.Remove(filepath.Join(s.root, filepath.FromSlash(name)))
+		}
+	}
+	s.mu.Unlock()
+	if err := errors.Join(unlock(s.lockf), s.lockf.Close()); err != nil {
+		return fmt.Errorf("lindi: %s: close: %w", s.root, err)
+	}
+	return nil
+}

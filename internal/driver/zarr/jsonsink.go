@@ -1,0 +1,246 @@
+package zarr
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/store"
+)
+
+// JSONContainer writes .lindi.json files: a document holding every chunk
+// inline, replaced whole at each commit by renaming a synced temporary file
+// over it. The lindi driver registers it, with its lock.
+type JSONContainer struct {
+	// Lock takes the lock that makes the caller the one writer of the file
+	// name and returns the function that releases it; nil takes none. A
+	// lock on the file itself would stay with the inode the first commit
+	// replaces, so it is a lock on something beside it.
+	Lock func(name string) (release func() error, err error)
+}
+
+// Claims takes names ending in ".json" (so ".lindi.json").
+func (JSONContainer) Claims(name string) bool { return strings.HasSuffix(name, ".json") }
+
+// Create writes the empty document to name, which must not exist: written
+// and synced under a temporary name, then linked to name.
+func (c JSONContainer) Create(ctx context.Context, name string) (driver.Sink, error) {
+	s, err := c.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := createJSON(s.path, []byte(driver.EmptyDocument)); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.doc = []byte(driver.EmptyDocument)
+	return s, nil
+}
+
+// OpenSink opens the document name for amending and returns it.
+// Temporary files a killed writer left beside it are removed.
+func (c JSONContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
+	s, err := c.open(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := os.ReadFile(s.path)
+	if err == nil {
+		_, err = store.ParseLINDI(s.path, doc)
+	}
+	if err != nil {
+		s.Close()
+		return nil, nil, fmt.Errorf("zarr: %w", err)
+	}
+	s.doc = bytes.TrimRight(doc, " \t\r\n")
+	tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(s.path), "."+filepath.Base(s.path)+".tmp-*"))
+	for _, t := range tmps {
+		os.Remove(t)
+	}
+	return s, s.doc, nil
+}
+
+func (c JSONContainer) open(ctx context.Context, name string) (*jsonSink, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	s := &jsonSink{path: abs}
+	if c.Lock != nil {
+		if s.release, err = c.Lock(abs); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// jsonSink is an open .lindi.json.
+type jsonSink struct {
+	path    string
+	release func() error
+
+	mu     sync.Mutex
+	closed bool
+	doc    []byte
+}
+
+// Member finds nothing: a .lindi.json has no members.
+func (s *jsonSink) Member(_ context.Context, name string) (store.Value, error) {
+	return store.Value{}, fmt.Errorf("%s: member %q: %w (a .lindi.json keeps its chunks inline)", s.path, name, store.ErrNotFound)
+}
+
+// Blob returns data's inline ref: a .lindi.json keeps every chunk in the
+// document.
+func (s *jsonSink) Blob(ctx context.Context, _ string, data []byte) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return driver.InlineRef(data), nil
+}
+
+// jsonHook, when set by a test, is called at each stage of a commit.
+var jsonHook func(stage string)
+
+func jsonAt(stage string) {
+	if jsonHook != nil {
+		jsonHook(stage)
+	}
+}
+
+// Commit replaces the file by doc: written to a temporary file beside it,
+// synced, renamed over it, and the directory synced, so that a crash leaves
+// the old document or the new one. An unchanged document is not written.
+func (s *jsonSink) Commit(ctx context.Context, doc []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	doc = bytes.TrimRight(doc, " \t\r\n")
+	if _, err := store.ParseLINDI(s.path, doc); err != nil {
+		return fmt.Errorf("zarr: %s: document: %w", s.path, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("zarr: %s: %w", s.path, fs.ErrClosed)
+	}
+	if bytes.Equal(doc, s.doc) {
+		return nil
+	}
+	if err := replaceJSON(s.path, doc); err != nil {
+		return fmt.Errorf("zarr: %s: commit: %w; the file holds its last committed document", s.path, err)
+	}
+	s.doc = doc
+	return nil
+}
+
+// Close releases the lock; it does not commit.
+func (s *jsonSink) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("zarr: %s: %w", s.path, fs.ErrClosed)
+	}
+	s.closed = true
+	if s.release != nil {
+		return s.release()
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file beside path, named
+// ".<base>.tmp-<random>", and syncs it.
+func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
+	for range 100 {
+		tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+fmt.Sprintf("%010d", rand.Int64N(1e10)))
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(data)
+		if err == nil {
+			jsonAt("written")
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(tmp)
+			return "", err
+		}
+		jsonAt("synced")
+		return tmp, nil
+	}
+	return "", fmt.Errorf("%s: no free temporary name", path)
+}
+
+// createJSON makes the file path, which must not exist, holding data.
+func createJSON(path string, data []byte) error {
+	tmp, err := writeTemp(path, data, 0o644)
+	if err != nil {
+		return fmt.Errorf("zarr: create %s: %w", path, err)
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("zarr: create %s: %w", path, err)
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("zarr: create %s: %w", path, err)
+	}
+	return nil
+}
+
+// replaceJSON replaces the file path by one holding data, keeping its
+// permissions.
+func replaceJSON(path string, data []byte) error {
+	perm := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	}
+	tmp, err := writeTemp(path, data, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	jsonAt("renamed")
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	jsonAt("done")
+	return nil
+}
+
+// syncDir makes the entries of the directory path durable.
+func syncDir(path string) error {
+	d, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
