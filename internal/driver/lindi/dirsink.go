@@ -22,6 +22,9 @@ type dirContainer struct{}
 
 // Claims takes the names Python lindi writes as a directory: any ending in
 // ".d" (so ".lindi.d"), with or without a trailing slash.
+// Name is the format's name, as the reading driver gives it.
+func (dirContainer) Name() string { return "LINDI directory" }
+
 func (dirContainer) Claims(name string) bool {
 	return strings.HasSuffix(strings.TrimRight(name, `/`+string(filepath.Separator)), ".d")
 }

@@ -23,6 +23,9 @@ type tarContainer struct{}
 
 // Claims takes the names Python lindi writes as a tar: any ending in ".tar"
 // (so ".lindi.tar" and ".nwb.lindi.tar").
+// Name is the format's name, as the reading driver gives it.
+func (tarContainer) Name() string { return "LINDI tar" }
+
 func (tarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".tar") }
 
 // Create writes a new tar laid out as Python lindi's LindiTarFile.create

@@ -29,6 +29,10 @@ type JSONContainer struct {
 }
 
 // Claims takes names ending in ".json" (so ".lindi.json").
+// Name is the format's name, as the reading driver gives it.
+func (JSONContainer) Name() string { return "LINDI JSON" }
+
+// Claims takes names ending in .json.
 func (JSONContainer) Claims(name string) bool { return strings.HasSuffix(name, ".json") }
 
 // Create writes the empty document to name, which must not exist: written
@@ -97,6 +101,9 @@ type jsonSink struct {
 }
 
 // Member finds nothing: a .lindi.json has no members.
+// bare says that the document's "./" refs name files beside it, not members.
+func (s *jsonSink) bare() {}
+
 func (s *jsonSink) Member(_ context.Context, name string) (store.Value, error) {
 	return store.Value{}, fmt.Errorf("%s: member %q: %w (a .lindi.json keeps its chunks inline)", s.path, name, store.ErrNotFound)
 }
