@@ -28,11 +28,10 @@ type JSONContainer struct {
 	Lock func(name string) (release func() error, err error)
 }
 
-// Claims takes names ending in ".json" (so ".lindi.json").
 // Name is the format's name, as the reading driver gives it.
 func (JSONContainer) Name() string { return "LINDI JSON" }
 
-// Claims takes names ending in .json.
+// Claims takes names ending in ".json" (so ".lindi.json").
 func (JSONContainer) Claims(name string) bool { return strings.HasSuffix(name, ".json") }
 
 // Create writes the empty document to name, which must not exist: written
