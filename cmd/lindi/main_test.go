@@ -79,6 +79,8 @@ func TestGolden(t *testing.T) {
 		{"cat-json-nan", []string{"cat", "-f", "json", filepath.Join(fixtures, "fixture.zarr"), "missing_chunks_nan", "8:12, 9:11"}},
 		{"cat-refs", []string{"cat", "-f", "json", lindiJSON, "general/extracellular_ephys/electrodes/group", ":2"}},
 		{"nwb-tables", []string{"nwb", "../../testdata/nwb/tables.nwb.lindi.json"}},
+		{"info-compound-ref-hdf5", []string{"info", "../../testdata/nwb/tables.nwb", "intervals/trials/timeseries"}},
+		{"info-compound-ref-lindi", []string{"info", "../../testdata/nwb/tables.nwb.lindi.json", "intervals/trials/timeseries"}},
 		{"nwb-fixture", []string{"nwb", filepath.Join(fixtures, "fixture.h5")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,6 +167,13 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 		return row, nil
 	case dt.Kind == zarrmeta.KindBytes || dt.Kind == zarrmeta.KindVoid:
 		return append([]byte(nil), b...), nil
+	case dt.Kind == zarrmeta.KindReference:
+		// A reference's stored bytes, as a fill value holds them (reads
+		// resolve references to paths): only the null reference is known.
+		if !slices.ContainsFunc(b, func(c byte) bool { return c != 0 }) {
+			return nil, nil
+		}
+		return fmt.Errorf("an unresolved reference %x", b), nil
 	}
 	return nil, fmt.Errorf("cannot show elements of dtype %s", dt)
 }
