@@ -17,6 +17,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -76,7 +77,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			code = 1
 		}
 	}()
-	err := dispatch(ctx, args, stdout, stderr)
+	out := &stagedOutput{w: stdout}
+	defer out.discard()
+	var err error
+	if len(args) > 0 && args[0] == "bench" {
+		err = dispatch(ctx, args, stdout, stderr) // a measurement reports as it goes
+	} else if err = dispatch(ctx, args, out, stderr); err == nil {
+		err = out.commit()
+	}
 	var ue *usageError
 	var help *helpRequest
 	switch {
@@ -125,6 +133,65 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	return usagef("unknown command %q", args[0])
+}
+
+// stageMemory is how much of a command's output stagedOutput keeps in
+// memory before it spills to a temporary file.
+const stageMemory = 64 << 20
+
+// stagedOutput holds a command's standard output until the command has
+// succeeded, so that a failure writes none of it: a half-written JSON
+// document or table is worse than none. Past stageMemory bytes it spills to
+// a temporary file (a large "lindi cat" to a pipe); -o writes a file
+// directly instead.
+type stagedOutput struct {
+	w     io.Writer
+	buf   bytes.Buffer
+	spill *os.File
+}
+
+func (s *stagedOutput) Write(p []byte) (int, error) {
+	if s.spill == nil && s.buf.Len()+len(p) > stageMemory {
+		f, err := os.CreateTemp("", "lindi-stdout-*")
+		if err != nil {
+			return 0, fmt.Errorf("staging the output: %w", err)
+		}
+		s.spill = f
+		if _, err := s.buf.WriteTo(f); err != nil {
+			return 0, fmt.Errorf("staging the output: %w", err)
+		}
+	}
+	if s.spill != nil {
+		n, err := s.spill.Write(p)
+		if err != nil {
+			err = fmt.Errorf("staging the output: %w", err)
+		}
+		return n, err
+	}
+	return s.buf.Write(p)
+}
+
+// commit writes what was staged to the real output.
+func (s *stagedOutput) commit() error {
+	if s.spill == nil {
+		_, err := s.buf.WriteTo(s.w)
+		return err
+	}
+	if _, err := s.spill.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("staging the output: %w", err)
+	}
+	_, err := io.Copy(s.w, s.spill)
+	return err
+}
+
+// discard drops what was staged (after commit, only the temporary file).
+func (s *stagedOutput) discard() {
+	s.buf.Reset()
+	if s.spill != nil {
+		s.spill.Close()
+		os.Remove(s.spill.Name())
+		s.spill = nil
+	}
 }
 
 // version is the module version lindi was built from ("(devel)" for a

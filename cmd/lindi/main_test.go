@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"net"
 	"os"
@@ -256,5 +257,100 @@ func TestOutputErrorNamesPath(t *testing.T) {
 	code, _, stderr := lindi("cat", "-o", out, filepath.Join(fixtures, "fixture.lindi.json"), "misc/u4")
 	if code != 1 || !strings.Contains(stderr, out+":") || strings.Contains(stderr, ".tmp") {
 		t.Errorf("exit %d, stderr %q: want 1 and the path %s, no temporary name", code, stderr, out)
+	}
+}
+
+// brokenCopy writes a copy of the LINDI JSON src into a temporary directory
+// with the chunk refs of keys pointing into a file that does not exist, its
+// templates made absolute, and returns its path.
+func brokenCopy(t *testing.T, src string, keys ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.h5")
+	if tm, ok := doc["templates"].(map[string]any); ok {
+		for k, v := range tm {
+			if a, err := filepath.Abs(filepath.Join(filepath.Dir(src), v.(string))); err == nil {
+				tm[k] = a
+			}
+		}
+	}
+	refs := doc["refs"].(map[string]any)
+	for _, k := range keys {
+		if _, ok := refs[k]; !ok {
+			t.Fatalf("%s has no key %s", src, k)
+		}
+		refs[k] = []any{missing, 0, 64}
+	}
+	out := filepath.Join(dir, "broken.lindi.json")
+	b, err = json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestOutputWholeOrNothing: a command that fails part way writes nothing to
+// stdout, only its error to stderr.
+func TestOutputWholeOrNothing(t *testing.T) {
+	tables := brokenCopy(t, "../../testdata/nwb/tables.nwb.lindi.json", "units/quality/0")
+	data := brokenCopy(t, filepath.Join(fixtures, "fixture.lindi.json"), "acquisition/ElectricalSeries/data/8.0")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"table json", []string{"table", "-f", "json", tables, "units"}},
+		{"table csv", []string{"table", "-f", "csv", tables, "units"}},
+		{"cat npy", []string{"cat", "-f", "npy", data, "acquisition/ElectricalSeries/data"}},
+		{"cat text", []string{"cat", data, "acquisition/ElectricalSeries/data"}},
+		{"cat json", []string{"cat", "-f", "json", data, "acquisition/ElectricalSeries/data"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "lindi: ") {
+				t.Errorf("exit %d, %d bytes of stdout (%.60q), stderr %q: want 1, nothing, an error", code, len(stdout), stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestStagedOutputSpills: output past what is kept in memory goes through a
+// temporary file, reaches the writer whole on commit and leaves no file.
+func TestStagedOutputSpills(t *testing.T) {
+	var dst bytes.Buffer
+	s := &stagedOutput{w: &dst}
+	piece := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	n := stageMemory/len(piece) + 2
+	for range n {
+		if _, err := s.Write(piece); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.spill == nil {
+		t.Fatal("no spill past stageMemory")
+	}
+	name := s.spill.Name()
+	if dst.Len() != 0 {
+		t.Fatal("output reached the writer before commit")
+	}
+	if err := s.commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.discard()
+	if dst.Len() != n*len(piece) || !bytes.Equal(dst.Bytes()[:len(piece)], piece) {
+		t.Errorf("committed %d bytes, want %d", dst.Len(), n*len(piece))
+	}
+	if _, err := os.Stat(name); !os.IsNotExist(err) {
+		t.Errorf("temporary file %s left: %v", name, err)
 	}
 }
