@@ -65,7 +65,7 @@ const usage = `usage:
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi --version                  the version of lindi
-  lindi CMD -h                     the flags of a command
+  lindi CMD -h, lindi help CMD     the usage and flags of a command
 `
 
 // run executes one command line and returns the exit status. It never lets a
@@ -95,7 +95,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprint(stdout, help.text)
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "lindi: %v\n%s", err, usage)
+		name := ""
+		if len(args) > 0 {
+			name = args[0]
+		}
+		fmt.Fprintf(stderr, "lindi: %v\n%s", err, commandUsage(ctx, name))
 		return 2
 	}
 	msg := err.Error()
@@ -126,6 +130,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
+		if len(args) > 1 {
+			return &helpRequest{text: commandUsage(ctx, args[1])}
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	case "version", "--version", "-version":
@@ -208,6 +215,18 @@ func version() string {
 		}
 	}
 	return v + " " + bi.GoVersion
+}
+
+// commandUsage is the usage of the command called name, as "lindi NAME -h"
+// prints it (its line of the general usage and its flags), or the general
+// usage when there is no such command.
+func commandUsage(ctx context.Context, name string) string {
+	var help *helpRequest
+	if name != "help" && name != "-h" && name != "--help" &&
+		errors.As(dispatch(ctx, []string{name, "-h"}, io.Discard, io.Discard), &help) {
+		return help.text
+	}
+	return usage
 }
 
 // helpRequest is "-h" given to a command: its usage goes to standard

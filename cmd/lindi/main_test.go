@@ -354,3 +354,53 @@ func TestStagedOutputSpills(t *testing.T) {
 		t.Errorf("temporary file %s left: %v", name, err)
 	}
 }
+
+// TestCommandHelp: CMD -h, CMD --help and help CMD print that command's
+// usage, and only that, on stdout with status 0, opening no file.
+func TestCommandHelp(t *testing.T) {
+	cmds := []string{"ls", "info", "cat", "table", "nwb", "index", "bench"}
+	for _, cmd := range cmds {
+		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--help"}, {cmd, "-help"}, {"help", cmd}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := lindi(args...)
+				if code != 0 || stderr != "" {
+					t.Fatalf("exit %d, stderr %q", code, stderr)
+				}
+				if !strings.Contains(stdout, "lindi "+cmd+" ") {
+					t.Errorf("no usage of %s:\n%s", cmd, stdout)
+				}
+				for _, other := range cmds {
+					if other != cmd && strings.Contains(stdout, "lindi "+other+" ") {
+						t.Errorf("the usage of %s shows %s too:\n%s", cmd, other, stdout)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestUsageErrorShowsOneCommand: a usage error prints the usage of the
+// command that was wrong, not of every command; an unknown command gets the
+// general usage.
+func TestUsageErrorShowsOneCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		want, not string
+	}{
+		{[]string{"cat", "x.json"}, "lindi cat [", "lindi ls ["},
+		{[]string{"nwb"}, "lindi nwb FILE", "lindi cat ["},
+		{[]string{"table", "-f", "xml", "x", "y"}, "lindi table [", "lindi nwb FILE"},
+		{[]string{"ls", "--nope", "x"}, "-r\tlist the whole tree", "lindi cat ["},
+		{[]string{"frob"}, "lindi nwb FILE", ""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 2 || stdout != "" {
+				t.Fatalf("exit %d, stdout %q", code, stdout)
+			}
+			if !strings.Contains(stderr, tc.want) || tc.not != "" && strings.Contains(stderr, tc.not) {
+				t.Errorf("stderr should show %q, not %q:\n%s", tc.want, tc.not, stderr)
+			}
+		})
+	}
+}
