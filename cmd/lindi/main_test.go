@@ -404,3 +404,40 @@ func TestUsageErrorShowsOneCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestAttributeSpelling: float attributes print as floats and JSON-object
+// attributes (Zarr and LINDI allow them) as JSON, in ls, info and cat.
+func TestAttributeSpelling(t *testing.T) {
+	doc := `{"version":1,"refs":{".zgroup":{"zarr_format":2},` +
+		`".zattrs":{"meta":{"a":1,"b":[true,null,2.0]},"rate":30000.0,"n":30000,"bad":"NaN","tiny":1e-05}}}`
+	src := filepath.Join(t.TempDir(), "attrs.lindi.json")
+	if err := os.WriteFile(src, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"ls", "-a", src}, []string{`@meta = {"a":1,"b":[true,null,2.0]}`, "@rate = 30000.0", "@n = 30000\n", "@tiny = 1e-05"}},
+		{[]string{"info", src}, []string{`"meta": {` + "\n" + `      "a": 1,`, `"rate": 30000.0`, `"n": 30000,`}},
+		{[]string{"cat", src, "@meta"}, []string{`{"a":1,"b":[true,null,2.0]}` + "\n"}},
+		{[]string{"cat", "-f", "json", src, "@meta"}, []string{`{"a":1,"b":[true,null,2.0]}` + "\n"}},
+		{[]string{"cat", src, "@rate"}, []string{"30000.0\n"}},
+		{[]string{"cat", "-f", "json", src, "@rate"}, []string{"30000.0\n"}},
+	} {
+		t.Run(strings.Join(tc.args[:len(tc.args)-1], " "), func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout)
+				}
+			}
+			if strings.Contains(stdout, "map[") {
+				t.Errorf("Go's map syntax in:\n%s", stdout)
+			}
+		})
+	}
+}
