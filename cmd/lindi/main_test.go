@@ -444,3 +444,50 @@ func TestAttributeSpelling(t *testing.T) {
 		})
 	}
 }
+
+// TestLsAlignment: ls -r aligns its columns over the whole listing, with
+// attributes or without, not group by group.
+func TestLsAlignment(t *testing.T) {
+	for _, args := range [][]string{
+		{"ls", "-r", "../../testdata/nwb/tables.nwb"},
+		{"ls", "-r", "-a", "../../testdata/nwb/tables.nwb.lindi.json"},
+		{"ls", "-r", "-a", filepath.Join(fixtures, "fixture.h5")},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := lindi(args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			// The columns after the path start at the same offsets on every
+			// dataset line: kind, shape, dtype (chunks and codecs follow a
+			// dtype too long to align).
+			starts := map[int]map[int]bool{1: {}, 2: {}, 3: {}}
+			lines := 0
+			for _, line := range strings.Split(stdout, "\n") {
+				if !strings.Contains(line, "  dataset  ") || strings.HasPrefix(line, " ") {
+					continue
+				}
+				lines++
+				col, inCell := 0, true
+				for i := 0; i+1 < len(line); i++ {
+					if line[i] == ' ' && line[i+1] == ' ' {
+						inCell = false
+					} else if !inCell && line[i] != ' ' {
+						col, inCell = col+1, true
+						if starts[col] != nil {
+							starts[col][i] = true
+						}
+					}
+				}
+			}
+			if lines < 10 {
+				t.Fatalf("only %d dataset lines:\n%s", lines, stdout)
+			}
+			for col, at := range starts {
+				if len(at) != 1 {
+					t.Errorf("column %d starts at offsets %v:\n%s", col, at, stdout)
+				}
+			}
+		})
+	}
+}
