@@ -27,6 +27,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/lindigo/lindi/io/fetch"
@@ -64,7 +65,7 @@ const usage = `usage:
   lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
   lindi bench [flags]              measure parallel remote reads against a simulated network
-  lindi --version                  the version of lindi
+  lindi --version                  the module version and git revision lindi was built from
   lindi CMD -h, lindi help CMD     the usage and flags of a command
 `
 
@@ -201,20 +202,49 @@ func (s *stagedOutput) discard() {
 	}
 }
 
-// version is the module version lindi was built from ("(devel)" for a
-// build in the source tree) and its Go version.
+// version says what lindi was built from (see versionText).
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(unknown)"
+		return "(no build information) " + runtime.Version()
+	}
+	return versionText(bi)
+}
+
+// versionText is the module version of a build, the git revision and commit
+// time it was built from (with "modified" when the tree had uncommitted
+// changes), and the Go version and platform. go build records the revision
+// in a git checkout; a build with -buildvcs=false or from a git worktree
+// (whose .git is a file) records none, and versionText says so.
+func versionText(bi *debug.BuildInfo) string {
+	vcs := map[string]string{}
+	for _, s := range bi.Settings {
+		vcs[s.Key] = s.Value
 	}
 	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
+	if v == "" {
+		v = "(devel)"
 	}
-	return v + " " + bi.GoVersion
+	if rev := vcs["vcs.revision"]; rev != "" {
+		v += ", " + vcs["vcs"] + " " + rev
+		var notes []string
+		if t := vcs["vcs.time"]; t != "" {
+			notes = append(notes, t)
+		}
+		if vcs["vcs.modified"] == "true" {
+			notes = append(notes, "modified")
+		}
+		if len(notes) > 0 {
+			v += " (" + strings.Join(notes, ", ") + ")"
+		}
+	} else if v == "(devel)" {
+		v += ", no VCS revision recorded (built with -buildvcs=false, or outside a git checkout, or in a git worktree)"
+	}
+	platform := vcs["GOOS"] + "/" + vcs["GOARCH"]
+	if platform == "/" {
+		platform = runtime.GOOS + "/" + runtime.GOARCH
+	}
+	return v + ", " + bi.GoVersion + " " + platform
 }
 
 // commandUsage is the usage of the command called name, as "lindi NAME -h"

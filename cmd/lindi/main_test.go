@@ -8,6 +8,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -489,5 +491,43 @@ func TestLsAlignment(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVersion: --version names the module version, the git revision and
+// time of a build from a checkout (and whether its tree was modified), and
+// says when no revision was recorded rather than printing a bare (devel).
+func TestVersion(t *testing.T) {
+	settings := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		bi   debug.BuildInfo
+		want string
+	}{
+		{"checkout", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20261202132504-e7c4f78d904d+dirty"},
+			Settings: settings("GOOS", "linux", "GOARCH", "amd64", "vcs", "git", "vcs.revision", "e7c4f78d904d1783a0dd623094948c3fa1ad288c",
+				"vcs.time", "2026-12-02T13:25:04Z", "vcs.modified", "true")},
+			"v0.0.0-20261202132504-e7c4f78d904d+dirty, git e7c4f78d904d1783a0dd623094948c3fa1ad288c (2026-12-02T13:25:04Z, modified), go1.26.8 linux/amd64"},
+		{"clean checkout", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: settings("GOOS", "darwin", "GOARCH", "arm64", "vcs", "git", "vcs.revision", "abc", "vcs.modified", "false")},
+			"(devel), git abc, go1.26.8 darwin/arm64"},
+		{"go install", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}, Settings: settings("GOOS", "linux", "GOARCH", "amd64")},
+			"v1.2.3, go1.26.8 linux/amd64"},
+		{"no vcs", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: settings("GOOS", "linux", "GOARCH", "amd64")},
+			"(devel), no VCS revision recorded (built with -buildvcs=false, or outside a git checkout, or in a git worktree), go1.26.8 linux/amd64"},
+	} {
+		if got := versionText(&tc.bi); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+	code, stdout, _ := lindi("--version")
+	if code != 0 || !strings.HasPrefix(stdout, "lindi ") || !strings.Contains(stdout, runtime.Version()) || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("--version: exit %d, %q", code, stdout)
 	}
 }
