@@ -5,8 +5,10 @@
 // The output makes the same choices as lindi, so the refs' keys are the
 // same: groups get .zgroup (and .zattrs when they have attributes), soft
 // links become {"_SOFT_LINK": {"path": …}} groups, attributes are converted
-// as lindi's h5_to_zarr_attr converts them (NaN and ±Infinity as strings,
-// object references as {"_REFERENCE": …}), the HDF5 filter pipeline becomes
+// as lindi's h5_to_zarr_attr converts them (floats spelled as Python's json
+// writes them, 30000.0 and not 30000, so that they read back as floats; NaN
+// and ±Infinity as strings; object references as {"_REFERENCE": …}), the
+// HDF5 filter pipeline becomes
 // numcodecs filters (shuffle, zlib, zstd, blosc, fletcher32), large
 // contiguous numeric datasets without filters are split into chunks of about
 // 20 MB, scalars and datasets of strings, references, compounds and fewer
@@ -17,10 +19,16 @@
 // Where lindi would fail or write what does not read back, the index writes
 // what reads correctly: inline chunks are stored raw (lindi compresses them
 // with blosc, which would need an encoder); a dataset whose filters have no
-// numcodecs equivalent (lzf, szip, …), whose chunks skip filters, or whose
-// type lindi cannot inline becomes an _EXTERNAL_ARRAY_LINK instead of an
-// error; attributes lindi refuses (compounds, opaque, empty) are left out;
-// external links are left out.
+// numcodecs equivalent (lzf, szip, …), whose chunks skip filters, whose
+// type lindi cannot inline, or whose data this reader cannot read (virtual
+// datasets, external raw data, scaleoffset) becomes an _EXTERNAL_ARRAY_LINK
+// instead of an error; h5py's complex numbers become zarr's complex dtypes
+// (lindi refuses them); attributes lindi refuses (compounds, opaque, empty,
+// region references) are left out; external links are left out.
+//
+// WriteFile's refs name a local file by its absolute path, which Python
+// lindi reads; RelativeRefs names one beside the output "./NAME", which only
+// lindi-go reads.
 //
 // Build is safe to call concurrently; it reads the metadata and chunk indexes
 // of up to WithConcurrency objects at once. Errors wrap those of package hdf5.

@@ -47,8 +47,13 @@ func openFile(ctx context.Context, name string, opts ...h5.Option) (*h5.File, er
 func flagUsage(fs *flag.FlagSet) string {
 	var b strings.Builder
 	b.WriteString("usage:\n")
+	in := false // in the command's lines: its synopsis and the description below it
 	for _, line := range strings.Split(usage, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "lindi "+fs.Name()+" ") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "lindi ") {
+			in = strings.HasPrefix(t, "lindi "+fs.Name()+" ")
+		}
+		if in && t != "" {
 			b.WriteString(line + "\n")
 		}
 	}

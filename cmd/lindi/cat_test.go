@@ -58,7 +58,7 @@ func TestCatOutputFile(t *testing.T) {
 	if code, _, stderr := lindi("cat", "-o", out, filepath.Join(fixtures, "fixture.lindi.json"), "misc/compound"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "{x: 5, y: 1}") {
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "{x: 5, y: 1.0}") {
 		t.Fatalf("out.txt = %q, %v", b, err)
 	}
 }
@@ -72,8 +72,8 @@ func TestCatValues(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"csv header", []string{"cat", "-f", "csv", lj, "misc/compound", ":2"}, "x,y\n0,0\n1,0.2\n"},
-		{"json objects", []string{"cat", "-f", "json", lj, "misc/compound", ":2"}, `[{"x":0,"y":0},{"x":1,"y":0.2}]` + "\n"},
+		{"csv header", []string{"cat", "-f", "csv", lj, "misc/compound", ":2"}, "x,y\n0,0.0\n1,0.2\n"},
+		{"json objects", []string{"cat", "-f", "json", lj, "misc/compound", ":2"}, `[{"x":0,"y":0.0},{"x":1,"y":0.2}]` + "\n"},
 		{"field", []string{"cat", "--field", "y", lj, "misc/compound", "1:3"}, "# shape (2,), dtype <f8\n0.2\n0.4\n"},
 		{"float32 text", []string{"cat", lj, "general/extracellular_ephys/electrodes/x", ":2"}, "# shape (2,), dtype <f4\n99.47444\n0.49294135\n"},
 		{"float32 json", []string{"cat", "-f", "json", lj, "general/extracellular_ephys/electrodes/x", ":2"}, "[99.47444,0.49294135]\n"},
@@ -114,7 +114,7 @@ func TestCatNoRange(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want a failure naming --max-whole", code, stderr)
 	}
 	code, stdout, stderr := lindi("cat", "--stats", "--max-whole", fmt.Sprint(len(data)), url, "misc/compound")
-	if code != 0 || !strings.Contains(stdout, "{x: 5, y: 1}") {
+	if code != 0 || !strings.Contains(stdout, "{x: 5, y: 1.0}") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if want := fmt.Sprintf("%d bytes", len(data)); !strings.Contains(stderr, want) {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -36,56 +36,112 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	defer tw.Flush()
-	fmt.Fprintln(tw, lsLine(obj.Path(), h5.Link{Kind: h5.HardLink}, obj))
+	var l listing
+	l.object(lsLine(obj.Path(), h5.Link{Kind: h5.HardLink}, obj))
 	if *withAttrs {
-		lsAttrs(tw, obj)
+		l.attrs(obj)
 	}
-	g, ok := obj.(*h5.Group)
-	if !ok {
-		return nil
+	if g, ok := obj.(*h5.Group); ok {
+		err = g.Walk(ctx, func(p string, link h5.Link, o h5.Object, err error) error {
+			l.object(lsLine(p, link, o))
+			if link.Kind == h5.HardLink && *withAttrs {
+				l.attrs(o)
+			}
+			if !*recursive {
+				return h5.SkipGroup
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
-	return g.Walk(ctx, func(p string, l h5.Link, o h5.Object, err error) error {
-		fmt.Fprintln(tw, lsLine(p, l, o))
-		if l.Kind == h5.HardLink && *withAttrs {
-			lsAttrs(tw, o)
-		}
-		if !*recursive {
-			return h5.SkipGroup
-		}
-		return nil
-	})
+	return l.write(stdout)
 }
 
-// lsAttrs lists an object's attributes below it, one a line.
-func lsAttrs(w io.Writer, o h5.Object) {
+// maxAligned is the widest cell, after the path, that widens its column: a
+// longer one (a compound's dtype) overflows on its own line instead of
+// pushing that column right on every line.
+const maxAligned = 40
+
+// listing holds the lines of ls: the objects' lines, whose columns are
+// aligned over the whole listing, and the attributes' lines below them.
+type listing struct {
+	rows [][]string // an object's cells, or one attribute line
+	attr []bool     // whether rows[i] is an attribute line
+}
+
+func (l *listing) object(cells []string) {
+	l.rows = append(l.rows, cells)
+	l.attr = append(l.attr, false)
+}
+
+// attrs lists an object's attributes, one a line.
+func (l *listing) attrs(o h5.Object) {
 	attrs := o.Attrs()
 	for _, name := range attrs.Names() {
 		v, err := attrs.Get(name)
 		if err != nil {
 			v = err // shown as <error: …>
 		}
-		fmt.Fprintf(w, "    @%s = %s\n", printable(name), formatValue(v))
+		l.rows = append(l.rows, []string{fmt.Sprintf("    @%s = %s", printable(name), formatValue(v))})
+		l.attr = append(l.attr, true)
 	}
 }
 
-// lsLine describes one link: path, kind, and for datasets shape, dtype,
-// chunks and codecs. Everything read from the file is made printable.
-func lsLine(path string, l h5.Link, o h5.Object) string {
+// write prints the listing, each column of the objects' lines as wide as its
+// widest cell (see maxAligned) and two spaces apart.
+func (l *listing) write(w io.Writer) error {
+	var widths []int
+	for i, cells := range l.rows {
+		if l.attr[i] {
+			continue
+		}
+		for c, cell := range cells[:len(cells)-1] { // the last cell is not padded
+			n := utf8.RuneCountInString(cell)
+			if c > 0 && n > maxAligned {
+				continue
+			}
+			if c >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[c] = max(widths[c], n)
+		}
+	}
+	var b strings.Builder
+	for _, cells := range l.rows {
+		for c, cell := range cells {
+			b.WriteString(cell)
+			if c < len(cells)-1 {
+				pad := 2
+				if c < len(widths) {
+					pad += max(widths[c]-utf8.RuneCountInString(cell), 0)
+				}
+				b.WriteString(strings.Repeat(" ", pad))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// lsLine describes one link in cells: path, kind, and for datasets shape,
+// dtype, chunks and codecs. Everything read from the file is made printable.
+func lsLine(path string, l h5.Link, o h5.Object) []string {
 	path = printable(path)
 	switch l.Kind {
 	case h5.SoftLink:
-		return fmt.Sprintf("%s\tsoft link\t→ %s", path, printable(l.Target))
+		return []string{path, "soft link", "→ " + printable(l.Target)}
 	case h5.ExternalLink:
-		return fmt.Sprintf("%s\texternal link\t→ %s:%s", path, printable(l.File), printable(l.Target))
+		return []string{path, "external link", "→ " + printable(l.File) + ":" + printable(l.Target)}
 	}
 	d, ok := o.(*h5.Dataset)
 	if !ok {
-		return fmt.Sprintf("%s\tgroup", path)
+		return []string{path, "group"}
 	}
 	if err := d.Err(); err != nil {
-		return fmt.Sprintf("%s\tdataset\t%s\tunreadable: %s", path, zarrmeta.Tuple(d.Shape()), printable(err.Error()))
+		return []string{path, "dataset", zarrmeta.Tuple(d.Shape()), "unreadable: " + printable(err.Error())}
 	}
 	codecs := strings.Join(d.Codecs(), ",")
 	if codecs == "" {
@@ -95,5 +151,5 @@ func lsLine(path string, l h5.Link, o h5.Object) string {
 	if d.Layout() == h5.Chunked {
 		layout = "chunks " + zarrmeta.Tuple(d.Chunks())
 	}
-	return fmt.Sprintf("%s\tdataset\t%s\t%s\t%s\t%s", path, zarrmeta.Tuple(d.Shape()), printable(d.DType().String()), layout, printable(codecs))
+	return []string{path, "dataset", zarrmeta.Tuple(d.Shape()), printable(d.DType().String()), layout, printable(codecs)}
 }

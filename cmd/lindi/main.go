@@ -21,6 +21,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +31,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/lindigo/lindi/io/fetch"
@@ -76,8 +78,8 @@ const usage = `usage:
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi bench write [-mb N] [-dir DIR]
                                    measure writing a noisy int16 dataset into a .lindi.tar
-  lindi --version                  the version of lindi
-  lindi CMD -h                     the flags of a command
+  lindi --version                  the module version and git revision lindi was built from
+  lindi CMD -h, lindi help CMD     the usage and flags of a command
 `
 
 // run executes one command line and returns the exit status. It never lets a
@@ -89,7 +91,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			code = 1
 		}
 	}()
-	err := dispatch(ctx, args, stdout, stderr)
+	out := &stagedOutput{w: stdout}
+	defer out.discard()
+	var err error
+	if len(args) > 0 && args[0] == "bench" {
+		err = dispatch(ctx, args, stdout, stderr) // a measurement reports as it goes
+	} else if err = dispatch(ctx, args, out, stderr); err == nil {
+		err = out.commit()
+	}
 	var ue *usageError
 	var help *helpRequest
 	switch {
@@ -100,7 +109,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprint(stdout, help.text)
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "lindi: %v\n%s", err, usage)
+		name := ""
+		if len(args) > 0 {
+			name = args[0]
+		}
+		fmt.Fprintf(stderr, "lindi: %v\n%s", err, commandUsage(ctx, name))
 		return 2
 	}
 	msg := err.Error()
@@ -139,6 +152,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "rm":
 		return cmdRm(ctx, args[1:])
 	case "help", "-h", "--help":
+		if len(args) > 1 {
+			return &helpRequest{text: commandUsage(ctx, args[1])}
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	case "version", "--version", "-version":
@@ -148,20 +164,120 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return usagef("unknown command %q", args[0])
 }
 
-// version is the module version lindi was built from ("(devel)" for a
-// build in the source tree) and its Go version.
+// stageMemory is how much of a command's output stagedOutput keeps in
+// memory before it spills to a temporary file.
+const stageMemory = 64 << 20
+
+// stagedOutput holds a command's standard output until the command has
+// succeeded, so that a failure writes none of it: a half-written JSON
+// document or table is worse than none. Past stageMemory bytes it spills to
+// a temporary file (a large "lindi cat" to a pipe); -o writes a file
+// directly instead.
+type stagedOutput struct {
+	w     io.Writer
+	buf   bytes.Buffer
+	spill *os.File
+}
+
+func (s *stagedOutput) Write(p []byte) (int, error) {
+	if s.spill == nil && s.buf.Len()+len(p) > stageMemory {
+		f, err := os.CreateTemp("", "lindi-stdout-*")
+		if err != nil {
+			return 0, fmt.Errorf("staging the output: %w", err)
+		}
+		s.spill = f
+		if _, err := s.buf.WriteTo(f); err != nil {
+			return 0, fmt.Errorf("staging the output: %w", err)
+		}
+	}
+	if s.spill != nil {
+		n, err := s.spill.Write(p)
+		if err != nil {
+			err = fmt.Errorf("staging the output: %w", err)
+		}
+		return n, err
+	}
+	return s.buf.Write(p)
+}
+
+// commit writes what was staged to the real output.
+func (s *stagedOutput) commit() error {
+	if s.spill == nil {
+		_, err := s.buf.WriteTo(s.w)
+		return err
+	}
+	if _, err := s.spill.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("staging the output: %w", err)
+	}
+	_, err := io.Copy(s.w, s.spill)
+	return err
+}
+
+// discard drops what was staged (after commit, only the temporary file).
+func (s *stagedOutput) discard() {
+	s.buf.Reset()
+	if s.spill != nil {
+		s.spill.Close()
+		os.Remove(s.spill.Name())
+		s.spill = nil
+	}
+}
+
+// version says what lindi was built from (see versionText).
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(unknown)"
+		return "(no build information) " + runtime.Version()
+	}
+	return versionText(bi)
+}
+
+// versionText is the module version of a build, the git revision and commit
+// time it was built from (with "modified" when the tree had uncommitted
+// changes), and the Go version and platform. go build records the revision
+// in a git checkout; a build with -buildvcs=false or from a git worktree
+// (whose .git is a file) records none, and versionText says so.
+func versionText(bi *debug.BuildInfo) string {
+	vcs := map[string]string{}
+	for _, s := range bi.Settings {
+		vcs[s.Key] = s.Value
 	}
 	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
+	if v == "" {
+		v = "(devel)"
 	}
-	return v + " " + bi.GoVersion
+	if rev := vcs["vcs.revision"]; rev != "" {
+		v += ", " + vcs["vcs"] + " " + rev
+		var notes []string
+		if t := vcs["vcs.time"]; t != "" {
+			notes = append(notes, t)
+		}
+		if vcs["vcs.modified"] == "true" {
+			notes = append(notes, "modified")
+		}
+		if len(notes) > 0 {
+			v += " (" + strings.Join(notes, ", ") + ")"
+		}
+	} else if v == "(devel)" {
+		v += ", no VCS revision recorded (built with -buildvcs=false, or outside a git checkout, or in a git worktree)"
+	}
+	platform := vcs["GOOS"] + "/" + vcs["GOARCH"]
+	if platform == "/" {
+		platform = runtime.GOOS + "/" + runtime.GOARCH
+	}
+	return v + ", " + bi.GoVersion + " " + platform
+}
+
+// commandUsage is the usage of the command called name, as "lindi NAME -h"
+// prints it (its line of the general usage and its flags), or the general
+// usage when there is no such command.
+func commandUsage(ctx context.Context, name string) string {
+	var help *helpRequest
+	if name != "help" && name != "-h" && name != "--help" &&
+		errors.As(dispatch(ctx, []string{name, "-h"}, io.Discard, io.Discard), &help) {
+		return help.text
+	}
+	return usage
 }
 
 // helpRequest is "-h" given to a command: its usage goes to standard

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +82,8 @@ func TestGolden(t *testing.T) {
 		{"cat-json-nan", []string{"cat", "-f", "json", filepath.Join(fixtures, "fixture.zarr"), "missing_chunks_nan", "8:12, 9:11"}},
 		{"cat-refs", []string{"cat", "-f", "json", lindiJSON, "general/extracellular_ephys/electrodes/group", ":2"}},
 		{"nwb-tables", []string{"nwb", "../../testdata/nwb/tables.nwb.lindi.json"}},
+		{"info-compound-ref-hdf5", []string{"info", "../../testdata/nwb/tables.nwb", "intervals/trials/timeseries"}},
+		{"info-compound-ref-lindi", []string{"info", "../../testdata/nwb/tables.nwb.lindi.json", "intervals/trials/timeseries"}},
 		{"nwb-fixture", []string{"nwb", filepath.Join(fixtures, "fixture.h5")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,7 +196,10 @@ func TestCLIParity(t *testing.T) {
 		want     []string
 		unwanted []string
 	}{
+		// Attributes only with -a, as the README shows: an NWB tree has several
+		// per object, and a listing of the tree is for finding objects.
 		{"ls without attributes", []string{"ls", "-r", h5file}, []string{"/misc/i1", "contiguous"}, []string{"@"}},
+		{"ls -r -a", []string{"ls", "-r", "-a", h5file}, []string{"/misc/i1", "@rate = 30000.0", "@int_attr = 7"}, nil},
 		{"ls -a", []string{"ls", "-a", h5file, "misc"}, []string{"@int_attr = 7"}, nil},
 		{"info soft link", []string{"info", h5file, "misc/soft_link_to_data"},
 			[]string{`"path": "/misc/soft_link_to_data"`, `"type": "soft"`, `"target": "/acquisition/ElectricalSeries/data"`, `"type": "dataset"`}, nil},
@@ -254,5 +262,272 @@ func TestOutputErrorNamesPath(t *testing.T) {
 	code, _, stderr := lindi("cat", "-o", out, filepath.Join(fixtures, "fixture.lindi.json"), "misc/u4")
 	if code != 1 || !strings.Contains(stderr, out+":") || strings.Contains(stderr, ".tmp") {
 		t.Errorf("exit %d, stderr %q: want 1 and the path %s, no temporary name", code, stderr, out)
+	}
+}
+
+// brokenCopy writes a copy of the LINDI JSON src into a temporary directory
+// with the chunk refs of keys pointing into a file that does not exist, its
+// templates made absolute, and returns its path.
+func brokenCopy(t *testing.T, src string, keys ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.h5")
+	if tm, ok := doc["templates"].(map[string]any); ok {
+		for k, v := range tm {
+			if a, err := filepath.Abs(filepath.Join(filepath.Dir(src), v.(string))); err == nil {
+				tm[k] = a
+			}
+		}
+	}
+	refs := doc["refs"].(map[string]any)
+	for _, k := range keys {
+		if _, ok := refs[k]; !ok {
+			t.Fatalf("%s has no key %s", src, k)
+		}
+		refs[k] = []any{missing, 0, 64}
+	}
+	out := filepath.Join(dir, "broken.lindi.json")
+	b, err = json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestOutputWholeOrNothing: a command that fails part way writes nothing to
+// stdout, only its error to stderr.
+func TestOutputWholeOrNothing(t *testing.T) {
+	tables := brokenCopy(t, "../../testdata/nwb/tables.nwb.lindi.json", "units/quality/0")
+	data := brokenCopy(t, filepath.Join(fixtures, "fixture.lindi.json"), "acquisition/ElectricalSeries/data/8.0")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"table json", []string{"table", "-f", "json", tables, "units"}},
+		{"table csv", []string{"table", "-f", "csv", tables, "units"}},
+		{"cat npy", []string{"cat", "-f", "npy", data, "acquisition/ElectricalSeries/data"}},
+		{"cat text", []string{"cat", data, "acquisition/ElectricalSeries/data"}},
+		{"cat json", []string{"cat", "-f", "json", data, "acquisition/ElectricalSeries/data"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "lindi: ") {
+				t.Errorf("exit %d, %d bytes of stdout (%.60q), stderr %q: want 1, nothing, an error", code, len(stdout), stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestStagedOutputSpills: output past what is kept in memory goes through a
+// temporary file, reaches the writer whole on commit and leaves no file.
+func TestStagedOutputSpills(t *testing.T) {
+	var dst bytes.Buffer
+	s := &stagedOutput{w: &dst}
+	piece := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	n := stageMemory/len(piece) + 2
+	for range n {
+		if _, err := s.Write(piece); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.spill == nil {
+		t.Fatal("no spill past stageMemory")
+	}
+	name := s.spill.Name()
+	if dst.Len() != 0 {
+		t.Fatal("output reached the writer before commit")
+	}
+	if err := s.commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.discard()
+	if dst.Len() != n*len(piece) || !bytes.Equal(dst.Bytes()[:len(piece)], piece) {
+		t.Errorf("committed %d bytes, want %d", dst.Len(), n*len(piece))
+	}
+	if _, err := os.Stat(name); !os.IsNotExist(err) {
+		t.Errorf("temporary file %s left: %v", name, err)
+	}
+}
+
+// TestCommandHelp: CMD -h, CMD --help and help CMD print that command's
+// usage, and only that, on stdout with status 0, opening no file.
+func TestCommandHelp(t *testing.T) {
+	cmds := []string{"ls", "info", "cat", "table", "nwb", "index", "bench"}
+	for _, cmd := range cmds {
+		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--help"}, {cmd, "-help"}, {"help", cmd}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := lindi(args...)
+				if code != 0 || stderr != "" {
+					t.Fatalf("exit %d, stderr %q", code, stderr)
+				}
+				if !strings.Contains(stdout, "lindi "+cmd+" ") {
+					t.Errorf("no usage of %s:\n%s", cmd, stdout)
+				}
+				for _, other := range cmds {
+					if other != cmd && strings.Contains(stdout, "lindi "+other+" ") {
+						t.Errorf("the usage of %s shows %s too:\n%s", cmd, other, stdout)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestUsageErrorShowsOneCommand: a usage error prints the usage of the
+// command that was wrong, not of every command; an unknown command gets the
+// general usage.
+func TestUsageErrorShowsOneCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		want, not string
+	}{
+		{[]string{"cat", "x.json"}, "lindi cat [", "lindi ls ["},
+		{[]string{"nwb"}, "lindi nwb FILE", "lindi cat ["},
+		{[]string{"table", "-f", "xml", "x", "y"}, "lindi table [", "lindi nwb FILE"},
+		{[]string{"ls", "--nope", "x"}, "-r\tlist the whole tree", "lindi cat ["},
+		{[]string{"frob"}, "lindi nwb FILE", ""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 2 || stdout != "" {
+				t.Fatalf("exit %d, stdout %q", code, stdout)
+			}
+			if !strings.Contains(stderr, tc.want) || tc.not != "" && strings.Contains(stderr, tc.not) {
+				t.Errorf("stderr should show %q, not %q:\n%s", tc.want, tc.not, stderr)
+			}
+		})
+	}
+}
+
+// TestAttributeSpelling: float attributes print as floats and JSON-object
+// attributes (Zarr and LINDI allow them) as JSON, in ls, info and cat.
+func TestAttributeSpelling(t *testing.T) {
+	doc := `{"version":1,"refs":{".zgroup":{"zarr_format":2},` +
+		`".zattrs":{"meta":{"a":1,"b":[true,null,2.0]},"rate":30000.0,"n":30000,"bad":"NaN","tiny":1e-05}}}`
+	src := filepath.Join(t.TempDir(), "attrs.lindi.json")
+	if err := os.WriteFile(src, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"ls", "-a", src}, []string{`@meta = {"a":1,"b":[true,null,2.0]}`, "@rate = 30000.0", "@n = 30000\n", "@tiny = 1e-05"}},
+		{[]string{"info", src}, []string{`"meta": {` + "\n" + `      "a": 1,`, `"rate": 30000.0`, `"n": 30000,`}},
+		{[]string{"cat", src, "@meta"}, []string{`{"a":1,"b":[true,null,2.0]}` + "\n"}},
+		{[]string{"cat", "-f", "json", src, "@meta"}, []string{`{"a":1,"b":[true,null,2.0]}` + "\n"}},
+		{[]string{"cat", src, "@rate"}, []string{"30000.0\n"}},
+		{[]string{"cat", "-f", "json", src, "@rate"}, []string{"30000.0\n"}},
+	} {
+		t.Run(strings.Join(tc.args[:len(tc.args)-1], " "), func(t *testing.T) {
+			code, stdout, stderr := lindi(tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout)
+				}
+			}
+			if strings.Contains(stdout, "map[") {
+				t.Errorf("Go's map syntax in:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// TestLsAlignment: ls -r aligns its columns over the whole listing, with
+// attributes or without, not group by group.
+func TestLsAlignment(t *testing.T) {
+	for _, args := range [][]string{
+		{"ls", "-r", "../../testdata/nwb/tables.nwb"},
+		{"ls", "-r", "-a", "../../testdata/nwb/tables.nwb.lindi.json"},
+		{"ls", "-r", "-a", filepath.Join(fixtures, "fixture.h5")},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := lindi(args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			// The columns after the path start at the same offsets on every
+			// dataset line: kind, shape, dtype (chunks and codecs follow a
+			// dtype too long to align).
+			starts := map[int]map[int]bool{1: {}, 2: {}, 3: {}}
+			lines := 0
+			for _, line := range strings.Split(stdout, "\n") {
+				if !strings.Contains(line, "  dataset  ") || strings.HasPrefix(line, " ") {
+					continue
+				}
+				lines++
+				col, inCell := 0, true
+				for i := 0; i+1 < len(line); i++ {
+					if line[i] == ' ' && line[i+1] == ' ' {
+						inCell = false
+					} else if !inCell && line[i] != ' ' {
+						col, inCell = col+1, true
+						if starts[col] != nil {
+							starts[col][i] = true
+						}
+					}
+				}
+			}
+			if lines < 10 {
+				t.Fatalf("only %d dataset lines:\n%s", lines, stdout)
+			}
+			for col, at := range starts {
+				if len(at) != 1 {
+					t.Errorf("column %d starts at offsets %v:\n%s", col, at, stdout)
+				}
+			}
+		})
+	}
+}
+
+// TestVersion: --version names the module version, the git revision and
+// time of a build from a checkout (and whether its tree was modified), and
+// says when no revision was recorded rather than printing a bare (devel).
+func TestVersion(t *testing.T) {
+	settings := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		bi   debug.BuildInfo
+		want string
+	}{
+		{"checkout", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20261202132504-e7c4f78d904d+dirty"},
+			Settings: settings("GOOS", "linux", "GOARCH", "amd64", "vcs", "git", "vcs.revision", "e7c4f78d904d1783a0dd623094948c3fa1ad288c",
+				"vcs.time", "2026-12-02T13:25:04Z", "vcs.modified", "true")},
+			"v0.0.0-20261202132504-e7c4f78d904d+dirty, git e7c4f78d904d1783a0dd623094948c3fa1ad288c (2026-12-02T13:25:04Z, modified), go1.26.8 linux/amd64"},
+		{"clean checkout", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: settings("GOOS", "darwin", "GOARCH", "arm64", "vcs", "git", "vcs.revision", "abc", "vcs.modified", "false")},
+			"(devel), git abc, go1.26.8 darwin/arm64"},
+		{"go install", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}, Settings: settings("GOOS", "linux", "GOARCH", "amd64")},
+			"v1.2.3, go1.26.8 linux/amd64"},
+		{"no vcs", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: settings("GOOS", "linux", "GOARCH", "amd64")},
+			"(devel), no VCS revision recorded (built with -buildvcs=false, or outside a git checkout, or in a git worktree), go1.26.8 linux/amd64"},
+	} {
+		if got := versionText(&tc.bi); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+	code, stdout, _ := lindi("--version")
+	if code != 0 || !strings.HasPrefix(stdout, "lindi ") || !strings.Contains(stdout, runtime.Version()) || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("--version: exit %d, %q", code, stdout)
 	}
 }

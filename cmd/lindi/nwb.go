@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -14,6 +15,11 @@ import (
 // cmdNWB prints a summary of an NWB file: its session, subject and devices,
 // then a line per time series and per table, in path order.
 func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("nwb", flag.ContinueOnError)
+	args, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
 	if len(args) != 1 {
 		return usagef("nwb takes FILE")
 	}

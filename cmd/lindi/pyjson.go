@@ -5,18 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/nwb"
-	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // appendPyJSON appends a table cell as Python's json module writes the same
-// value (json.dumps with separators (",", ":") and ensure_ascii off): floats
-// as repr writes them, non-finite ones as the bare tokens NaN, Infinity and
-// -Infinity, references as the target's path, compound elements as objects
-// keyed by field in field order.
+// value (json.dumps with separators (",", ":") and ensure_ascii off), but
+// valid JSON: floats as repr writes them, non-finite ones as the strings
+// "NaN", "Infinity" and "-Infinity" (see jsonFloat), references as the
+// target's path, compound elements as objects keyed by field in field order.
 func appendPyJSON(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
@@ -28,7 +26,7 @@ func appendPyJSON(b []byte, v any) ([]byte, error) {
 	case uint64:
 		return strconv.AppendUint(b, x, 10), nil
 	case float64:
-		return append(b, pyFloat(x)...), nil
+		return append(b, jsonFloat(x, 64)...), nil
 	case string:
 		return appendJSONString(b, x), nil
 	case h5.Reference:
@@ -73,33 +71,15 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
-// pyFloat formats x as Python's repr: the shortest digits that read back as
-// x, in positional notation for exponents from -4 to 15 (with ".0" when
-// integral) and in scientific notation otherwise.
-func pyFloat(x float64) string {
-	if s := zarrmeta.NonFiniteName(x); s != "" {
-		return s
-	}
-	e := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±XX, as Python writes exponents
-	mant, exp, _ := strings.Cut(e, "e")
-	n, _ := strconv.Atoi(exp)
-	if n < -4 || n >= 16 {
-		return mant + "e" + exp
-	}
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
 // cellText is a cell as text in a CSV field: scalars as JSON would write
-// them but strings and references bare; lists and compound elements as
-// compact JSON.
+// them but strings and references bare and floats as text (nan, inf: see
+// textFloat); lists and compound elements as compact JSON.
 func cellText(v any) (string, error) {
 	switch x := v.(type) {
 	case string:
 		return x, nil
+	case float64:
+		return textFloat(x, 64), nil
 	case h5.Reference:
 		return x.Path, nil
 	}

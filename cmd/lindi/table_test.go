@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 const nwbFixtures = "../../testdata/nwb"
@@ -22,21 +28,64 @@ func TestTableExpected(t *testing.T) {
 		for _, file := range []string{"tables.nwb", "tables.nwb.lindi.json"} {
 			for _, format := range []string{"json", "csv"} {
 				t.Run(name+"/"+file+"/"+format, func(t *testing.T) {
-					want, err := os.ReadFile(filepath.Join(nwbFixtures, "expected", name+"."+format))
+					py, err := os.ReadFile(filepath.Join(nwbFixtures, "expected", name+"."+format))
 					if err != nil {
 						t.Fatal(err)
 					}
+					want := ourSpelling(t, format, py)
 					code, stdout, stderr := lindi("table", "-f", format, filepath.Join(nwbFixtures, file), path)
 					if code != 0 {
 						t.Fatalf("exit %d: %s", code, stderr)
 					}
-					if stdout != string(want) {
+					if stdout != want {
 						t.Errorf("output differs from expected/%s.%s:\n got %s\nwant %s", name, format, stdout, want)
 					}
 				})
 			}
 		}
 	}
+}
+
+// ourSpelling turns the output of Python's json and csv modules that gen.py
+// writes into lindi's number spelling (README, "Numbers"): in JSON the bare
+// NaN, Infinity and -Infinity tokens, which are not JSON, become strings; in
+// CSV a float cell is nan, inf or -inf as numpy prints it, and a cell of
+// JSON spells them as JSON does.
+func ourSpelling(t *testing.T, format string, py []byte) string {
+	t.Helper()
+	quote := func(b []byte) string {
+		var out []byte
+		last := 0
+		for i, w := range zarrmeta.NonFinite(b) {
+			out = append(append(append(out, b[last:i]...), '"'), w+`"`...)
+			last = i + len(w)
+		}
+		return string(append(out, b[last:]...))
+	}
+	if format == "json" {
+		return quote(py)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(py)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := map[string]string{"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	for _, row := range rows {
+		for i, cell := range row {
+			if s, ok := text[cell]; ok {
+				row[i] = s
+			} else if strings.HasPrefix(cell, "[") || strings.HasPrefix(cell, "{") {
+				row[i] = quote([]byte(cell))
+			}
+		}
+		if err := w.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Flush()
+	return b.String()
 }
 
 // TestTableErrors checks that table and nwb fail with one line naming the problem.
@@ -74,8 +123,45 @@ func TestPyFloat(t *testing.T) {
 		1: "1.0", -0.5: "-0.5", 1e-5: "1e-05", 0.0001: "0.0001", 1e16: "1e+16",
 		123456789012345.0: "123456789012345.0", 1.5e300: "1.5e+300", 2.0 / 3: "0.6666666666666666", 5e-324: "5e-324",
 	} {
-		if got := pyFloat(x); got != want {
-			t.Errorf("pyFloat(%v) = %s, want %s", x, got, want)
+		if got := reprFloat(x, 64); got != want {
+			t.Errorf("reprFloat(%v) = %s, want %s", x, got, want)
+		}
+	}
+}
+
+// TestNumberSpelling checks each output format's spelling of numbers
+// against what numpy's repr prints (text, CSV) and against valid JSON.
+func TestNumberSpelling(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, c := range []struct {
+		v          any
+		text, json string
+	}{
+		{30000.0, "30000.0", "30000.0"}, {1.02e6, "1020000.0", "1020000.0"}, {1e-05, "1e-05", "1e-05"},
+		{1.5e20, "1.5e+20", "1.5e+20"}, {math.Copysign(0, -1), "-0.0", "-0.0"}, {1e16, "1e+16", "1e+16"},
+		{nan, "nan", `"NaN"`}, {inf, "inf", `"Infinity"`}, {-inf, "-inf", `"-Infinity"`},
+		{float32(0.1), "0.1", "0.1"}, {float32(30000), "30000.0", "30000.0"}, {float32(16777216), "16777216.0", "16777216.0"},
+		{float32(3.4028235e38), "3.4028235e+38", "3.4028235e+38"},
+		{complex(1, 2), "(1+2j)", `{"imag":2.0,"real":1.0}`}, {complex(0, -1.5), "-1.5j", `{"imag":-1.5,"real":0.0}`},
+		{complex(math.Copysign(0, -1), 1), "(-0+1j)", `{"imag":1.0,"real":-0.0}`}, {complex(1.5, math.Copysign(0, -1)), "(1.5-0j)", `{"imag":-0.0,"real":1.5}`},
+		{complex(nan, 1), "(nan+1j)", `{"imag":1.0,"real":"NaN"}`}, {complex(1, -inf), "(1-infj)", `{"imag":"-Infinity","real":1.0}`},
+		{complex(1e20, 1e-5), "(1e+20+1e-05j)", `{"imag":1e-05,"real":1e+20}`}, {complex64(complex(0.1, 0.2)), "(0.1+0.2j)", `{"imag":0.2,"real":0.1}`},
+		{map[string]any{"a": int64(1), "b": []any{true, nil, 2.0}}, `{"a":1,"b":[true,null,2.0]}`, `{"a":1,"b":[true,null,2.0]}`},
+	} {
+		if got := formatValue(c.v); got != c.text {
+			t.Errorf("text of %v: %s, want %s", c.v, got, c.text)
+		}
+		b, err := json.Marshal(jsonValue(c.v))
+		if err != nil || string(b) != c.json || !json.Valid(b) {
+			t.Errorf("JSON of %v: %s (%v), want %s", c.v, b, err, c.json)
+		}
+		if f, ok := c.v.(float64); ok {
+			if got, _ := cellText(f); got != c.text {
+				t.Errorf("CSV cell of %v: %s, want %s", f, got, c.text)
+			}
+			if got, _ := appendPyJSON(nil, f); string(got) != c.json {
+				t.Errorf("table JSON of %v: %s, want %s", f, got, c.json)
+			}
 		}
 	}
 }

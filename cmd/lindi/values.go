@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,9 +23,19 @@ func formatValue(v any) string {
 	case string:
 		return strconv.Quote(x)
 	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		return textFloat(x, 64)
 	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+		return textFloat(float64(x), 32)
+	case complex128:
+		return textComplex(x, 64)
+	case complex64:
+		return textComplex(complex128(x), 32)
+	case map[string]any:
+		b, err := json.Marshal(jsonValue(x)) // a JSON object attribute, as JSON
+		if err != nil {
+			return "<error: " + printable(err.Error()) + ">"
+		}
+		return printable(string(b))
 	case record:
 		parts := make([]string, len(x.names))
 		for i, n := range x.names {
@@ -51,20 +62,25 @@ func formatValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-// jsonValue makes a value encodable by encoding/json: non-finite floats become
-// the strings "NaN", "Infinity" and "-Infinity", references {"reference": path}.
+// jsonValue makes a value encodable by encoding/json: floats spelled as
+// jsonFloat spells them, complex numbers {"real": …, "imag": …}, references
+// {"reference": path}.
 func jsonValue(v any) any {
 	switch x := v.(type) {
 	case float64:
-		if s := zarrmeta.NonFiniteName(x); s != "" {
-			return s
-		}
-		return x
+		return jsonNumber{x, 64}
 	case float32:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return jsonValue(float64(x))
+		return jsonNumber{float64(x), 32}
+	case complex128:
+		return map[string]jsonNumber{"real": {real(x), 64}, "imag": {imag(x), 64}}
+	case complex64:
+		return map[string]jsonNumber{"real": {float64(real(x)), 32}, "imag": {float64(imag(x)), 32}}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e)
 		}
-		return x // encoding/json writes float32's shortest form
+		return out
 	case record:
 		return x
 	case h5.Reference:
@@ -87,9 +103,89 @@ func jsonValue(v any) any {
 	return v
 }
 
+// Numbers are spelled once per output format:
+//
+//   - text and CSV: floats as numpy prints a float64 or float32 scalar
+//     (Python's repr: the shortest digits that read back, positional for
+//     decimal exponents from -4 to 15 with ".0" when integral, else
+//     scientific: 30000.0, 0.0001, 1e-05, 1.5e+20), non-finite ones as nan,
+//     inf and -inf; complex numbers as numpy prints them, (1+2j);
+//   - JSON: the same digits, a valid JSON number, non-finite floats as the
+//     strings "NaN", "Infinity" and "-Infinity" (as LINDI stores them:
+//     JSON has no such numbers).
+
+// reprFloat spells a finite float as repr does; bits is 32 for a float32,
+// whose shortest digits are fewer.
+func reprFloat(x float64, bits int) string {
+	e := strconv.FormatFloat(x, 'e', -1, bits) // d.ddde±XX: Python's exponent form too
+	mant, exp, _ := strings.Cut(e, "e")
+	if n, _ := strconv.Atoi(exp); n < -4 || n >= 16 {
+		return mant + "e" + exp
+	}
+	s := strconv.FormatFloat(x, 'f', -1, bits)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// textFloat spells a float for text and CSV.
+func textFloat(x float64, bits int) string {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return reprFloat(x, bits)
+}
+
+// jsonFloat spells a float for JSON.
+func jsonFloat(x float64, bits int) string {
+	if s := zarrmeta.NonFiniteName(x); s != "" {
+		return strconv.Quote(s)
+	}
+	return reprFloat(x, bits)
+}
+
+// jsonNumber is a float that encoding/json writes as jsonFloat spells it.
+type jsonNumber struct {
+	x    float64
+	bits int
+}
+
+// MarshalJSON writes the number as jsonFloat spells it.
+func (n jsonNumber) MarshalJSON() ([]byte, error) { return []byte(jsonFloat(n.x, n.bits)), nil }
+
+// textComplex spells a complex number as numpy and Python do: (1+2j), 2j
+// when the real part is +0, each part without a ".0".
+func textComplex(c complex128, bits int) string {
+	part := func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strings.TrimPrefix(textFloat(x, bits), "-")
+		}
+		return strings.TrimSuffix(reprFloat(math.Abs(x), bits), ".0")
+	}
+	re, im := real(c), imag(c)
+	sign := "+"
+	if math.Signbit(im) {
+		sign = "-"
+	}
+	if re == 0 && !math.Signbit(re) {
+		return strings.TrimPrefix(sign, "+") + part(im) + "j"
+	}
+	reSign := ""
+	if math.Signbit(re) {
+		reSign = "-"
+	}
+	return "(" + reSign + part(re) + sign + part(im) + "j)"
+}
+
 // elements returns the elements of an array as Go values: int64, uint64,
-// float32, float64, bool, string, h5.Reference, or a record for compound
-// elements.
+// float32, float64, complex64, complex128, bool, string, h5.Reference, or a
+// record for compound elements.
 func elements(a *h5.Array) ([]any, error) {
 	if a.Objects != nil {
 		return a.Objects, nil
@@ -145,6 +241,10 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 		return math.Float32frombits(ne.Uint32(b)), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 8:
 		return math.Float64frombits(ne.Uint64(b)), nil
+	case dt.Kind == zarrmeta.KindComplex && dt.Size == 8:
+		return complex(math.Float32frombits(ne.Uint32(b)), math.Float32frombits(ne.Uint32(b[4:]))), nil
+	case dt.Kind == zarrmeta.KindComplex && dt.Size == 16:
+		return complex(math.Float64frombits(ne.Uint64(b)), math.Float64frombits(ne.Uint64(b[8:]))), nil
 	case dt.Kind == zarrmeta.KindFloat && dt.Size == 2:
 		t, err := h5.As[float64](&h5.Array{DType: dt, Shape: []int{}, Data: b})
 		if err != nil {
@@ -166,6 +266,13 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 		return row, nil
 	case dt.Kind == zarrmeta.KindBytes || dt.Kind == zarrmeta.KindVoid:
 		return append([]byte(nil), b...), nil
+	case dt.Kind == zarrmeta.KindReference:
+		// A reference's stored bytes, as a fill value holds them (reads
+		// resolve references to paths): only the null reference is known.
+		if !slices.ContainsFunc(b, func(c byte) bool { return c != 0 }) {
+			return nil, nil
+		}
+		return fmt.Errorf("an unresolved reference %x", b), nil
 	}
 	return nil, fmt.Errorf("cannot show elements of dtype %s", dt)
 }
