@@ -445,3 +445,23 @@ func TestPipelineEncodeAllocs(t *testing.T) {
 		t.Errorf("%.1f allocations per Encode into a reused buffer, want at most 1", allocs)
 	}
 }
+
+// TestEmptyMatchesNumcodecs: numcodecs 0.11 encodes b"" (LZ4().encode,
+// Zstd(level=3).encode, Blosc().encode) to these bytes, and cannot decode
+// any of them; we write the same and decode them.
+func TestEmptyMatchesNumcodecs(t *testing.T) {
+	for config, want := range map[string]string{
+		`{"id":"lz4"}`:            "0000000000",
+		`{"id":"zstd","level":3}`: "28b52ffd2000010000",
+		`{"id":"blosc"}`:          "02013301000000000100000010000000",
+	} {
+		c, e := mustEncoder(t, config)
+		got, err := e.Encode(nil, nil, 1)
+		if err != nil || fmt.Sprintf("%x", got) != want {
+			t.Errorf("%s: %x, %v; want %s", config, got, err, want)
+		}
+		if out, err := c.Decode(nil, got, 0); err != nil || len(out) != 0 {
+			t.Errorf("%s: empty frame decodes to %d bytes, %v", config, len(out), err)
+		}
+	}
+}

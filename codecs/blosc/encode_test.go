@@ -28,13 +28,13 @@ func random(n int, seed uint64) []byte {
 	return out
 }
 
-var encodeSizes = []int{0, 1, 40, 127, 128, 129, 1000, 4096, 40_000, 100_003, 300_000}
+var encodeSizes = []int{0, 1, 40, 127, 128, 129, 4096, 40_000, 100_003, 270_001}
 
 func TestEncodeRoundTrip(t *testing.T) {
 	for _, cname := range []string{"lz4", "lz4hc", "zlib", "zstd"} {
 		for _, ts := range []int{1, 2, 4, 8, 20, 300} {
 			for _, sh := range []int{-1, 0, 1} {
-				for _, level := range []int{0, 1, 5, 9} {
+				for _, level := range []int{0, 5, 9} {
 					for _, n := range encodeSizes {
 						for kind, data := range map[string][]byte{"ramp": ramp(n / ts * ts), "random": random(n/ts*ts, uint64(n))} {
 							name := fmt.Sprintf("%s/ts%d/sh%d/l%d/%d/%s", cname, ts, sh, level, len(data), kind)
