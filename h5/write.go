@@ -628,3 +628,21 @@ func (d *Dataset) recode(ctx context.Context, old *driver.Dataset, coords []int)
 	}
 	return d.writeRaw(ctx, sel, raw)
 }
+
+// CompactFile reclaims the space a local .lindi.tar or .lindi.d spends on what
+// no ref names any more (chunks rewritten or deleted, superseded copies of
+// lindi.json): it writes a new file holding only what the document names,
+// under the same names, and renames it into place, holding the writer's
+// lock meanwhile. It costs the live bytes. A .lindi.json has nothing to
+// reclaim.
+func CompactFile(ctx context.Context, name string) error {
+	c := driver.ContainerFor(name)
+	cc, ok := c.(driver.Compacter)
+	if isURL(name) || !ok {
+		return fmt.Errorf("h5: compact %s: only a local .lindi.tar or .lindi.d is compacted", source.Redact(name))
+	}
+	if err := cc.Compact(ctx, name); err != nil {
+		return fmt.Errorf("h5: compact %s: %w", name, err)
+	}
+	return nil
+}

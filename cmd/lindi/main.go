@@ -11,6 +11,7 @@
 //	lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
 //	lindi rm FILE PATH
+//	lindi compact FILE
 //	lindi --version
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
@@ -75,6 +76,7 @@ const usage = `usage:
   lindi attr --delete FILE PATH NAME
                                    delete an attribute
   lindi rm FILE PATH               delete a group, dataset or link
+  lindi compact FILE               reclaim the space of rewritten and deleted chunks (.lindi.tar, .lindi.d)
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi bench write [-mb N] [-dir DIR]
                                    measure writing a noisy int16 dataset into a .lindi.tar
@@ -151,6 +153,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdAttr(ctx, args[1:])
 	case "rm":
 		return cmdRm(ctx, args[1:])
+	case "compact":
+		return cmdCompact(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return &helpRequest{text: commandUsage(ctx, args[1])}

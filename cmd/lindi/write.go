@@ -295,6 +295,19 @@ func typed[T any](list []any, conv func(any) (T, bool)) (any, error) {
 	return out, nil
 }
 
+// cmdCompact reclaims the space of superseded members.
+func cmdCompact(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("compact takes FILE")
+	}
+	return h5.CompactFile(ctx, pos[0])
+}
+
 // cmdRm deletes an object.
 func cmdRm(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("rm", flag.ContinueOnError)

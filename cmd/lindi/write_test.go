@@ -67,7 +67,14 @@ func TestWriteCommands(t *testing.T) {
 			if code, _, _ := lindi("cat", out, "processing/new/x@unit"); code == 0 {
 				t.Error("a deleted attribute still reads")
 			}
+			before := size(t, out)
 			ok("rm", out, "processing/new")
+			if ext != ".lindi.json" {
+				ok("compact", out)
+				if after := size(t, out); after >= before {
+					t.Errorf("compact: %d bytes before rm, %d after rm and compact", before, after)
+				}
+			}
 			if code, _, _ := lindi("ls", out, "processing/new"); code == 0 {
 				t.Error("a removed group still lists")
 			}
@@ -116,4 +123,20 @@ func TestWriteCommandErrors(t *testing.T) {
 	if code, stdout, _ := lindi("ls", out); code != 0 || !strings.Contains(stdout, "misc") {
 		t.Errorf("after the failures the file lists:\n%s", stdout)
 	}
+}
+
+// size is the bytes of a file, or of the files of a directory.
+func size(t *testing.T, name string) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.Walk(name, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -66,6 +66,14 @@ type Container interface {
 	OpenSink(ctx context.Context, name string) (s Sink, doc []byte, err error)
 }
 
+// Compacter is implemented by containers whose superseded members take
+// space (a .lindi.tar, a .lindi.d).
+type Compacter interface {
+	// Compact rewrites the container at name to hold only what its
+	// document names, atomically (a new file renamed into place).
+	Compact(ctx context.Context, name string) error
+}
+
 var containers []Container
 
 // RegisterContainer makes a writable container available to h5.Create and

@@ -25,6 +25,9 @@ type dirContainer struct{}
 // Name is the format's name, as the reading driver gives it.
 func (dirContainer) Name() string { return "LINDI directory" }
 
+// Compact compacts the directory in place (Compact).
+func (dirContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
+
 func (dirContainer) Claims(name string) bool {
 	return strings.HasSuffix(strings.TrimRight(name, `/`+string(filepath.Separator)), ".d")
 }

@@ -26,6 +26,9 @@ type tarContainer struct{}
 // Name is the format's name, as the reading driver gives it.
 func (tarContainer) Name() string { return "LINDI tar" }
 
+// Compact compacts the tar in place (Compact).
+func (tarContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
+
 func (tarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".tar") }
 
 // Create writes a new tar laid out as Python lindi's LindiTarFile.create
