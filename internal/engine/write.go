@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -38,12 +39,18 @@ func Write(ctx context.Context, a *Chunked, r *selection.Resolved, src []byte, o
 	if want := r.Len() * a.ItemSize; len(src) != want {
 		return fmt.Errorf("engine: %s: %d bytes to write, selection needs %d", a.Name, len(src), want)
 	}
-	return write(ctx, a, r, opt, func(ctx context.Context, cp *selection.ChunkPlan) ([]byte, error) {
-		chunk, err := a.assemble(ctx, cp, src)
-		if err != nil || a.Pipeline == nil || a.Pipeline.Empty() {
-			return chunk, err
+	return write(ctx, a, r, opt, func(ctx context.Context, cp *selection.ChunkPlan, out []byte) ([]byte, error) {
+		chunk, pooled, err := a.assemble(ctx, cp, src)
+		if err != nil {
+			return nil, err
 		}
-		return a.Pipeline.Encode(nil, chunk, a.ItemSize)
+		if pooled {
+			defer putScratch(chunk)
+		}
+		if a.Pipeline == nil || a.Pipeline.Empty() {
+			return append(out, chunk...), nil
+		}
+		return a.Pipeline.Encode(out, chunk, a.ItemSize)
 	})
 }
 
@@ -56,7 +63,7 @@ func WriteObjects(ctx context.Context, a *Chunked, r *selection.Resolved, items 
 	if !a.Objects || a.Pipeline == nil {
 		return fmt.Errorf("engine: %s: not an object array with an object codec", a.Name)
 	}
-	return write(ctx, a, r, opt, func(ctx context.Context, cp *selection.ChunkPlan) ([]byte, error) {
+	return write(ctx, a, r, opt, func(ctx context.Context, cp *selection.ChunkPlan, _ []byte) ([]byte, error) {
 		chunk, err := a.oldObjects(ctx, cp)
 		if err != nil {
 			return nil, err
@@ -70,9 +77,10 @@ func WriteObjects(ctx context.Context, a *Chunked, r *selection.Resolved, items 
 }
 
 // write runs each chunk of r's plan through chunk, which assembles and
-// encodes it, on a bounded pool of workers, and puts the results.
+// encodes it (appending to out, a recycled buffer, when it can), on a
+// bounded pool of workers, and puts the results.
 func write(ctx context.Context, a *Chunked, r *selection.Resolved, opt WriteOptions,
-	chunk func(context.Context, *selection.ChunkPlan) ([]byte, error)) error {
+	chunk func(ctx context.Context, cp *selection.ChunkPlan, out []byte) ([]byte, error)) error {
 	if err := a.check(); err != nil {
 		return err
 	}
@@ -97,7 +105,11 @@ func write(ctx context.Context, a *Chunked, r *selection.Resolved, opt WriteOpti
 			break
 		}
 		g.Go(func() error {
-			enc, err := chunk(gctx, cp)
+			// Encoded chunks are recycled: fresh memory costs a page fault a
+			// page, as much as encoding them with a fast codec.
+			out := getEncoded()
+			enc, err := chunk(gctx, cp, out)
+			defer putEncoded(enc)
 			if err != nil {
 				return &ChunkError{Array: a.Name, Coords: cp.Coords, Where: "write", Err: err}
 			}
@@ -113,30 +125,43 @@ func write(ctx context.Context, a *Chunked, r *selection.Resolved, opt WriteOpti
 	return ctx.Err()
 }
 
+// encoded recycles the buffers chunks are encoded into.
+var encoded sync.Pool
+
+func getEncoded() []byte {
+	if p, ok := encoded.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+func putEncoded(b []byte) {
+	if cap(b) > 0 {
+		encoded.Put(&b)
+	}
+}
+
 // assemble returns the whole chunk cp writes: a slice of src when the
-// selection takes the whole chunk as one run of src, else a new buffer
-// holding the chunk's old contents (or fill) with the selected elements
-// replaced.
-func (a *Chunked) assemble(ctx context.Context, cp *selection.ChunkPlan, src []byte) ([]byte, error) {
+// selection takes the whole chunk as one run of src, else a scratch buffer
+// (pooled: the caller gives it back with putScratch) holding the chunk's
+// old contents (or fill) with the selected elements replaced.
+func (a *Chunked) assemble(ctx context.Context, cp *selection.ChunkPlan, src []byte) (chunk []byte, pooled bool, err error) {
 	is, n := a.ItemSize, a.chunkLen()
 	if off, ok := cp.Contiguous(); ok {
-		return src[off*is : (off+n)*is], nil
+		return src[off*is : (off+n)*is], false, nil
 	}
-	var chunk []byte
+	chunk = getScratch(n * is)
 	if a.covers(cp) {
-		chunk = make([]byte, n*is)
 		a.fill(chunk)
-	} else {
-		var err error
-		if chunk, err = a.oldChunk(ctx, cp.Coords); err != nil {
-			return nil, err
-		}
+	} else if err := a.oldChunk(ctx, cp.Coords, chunk); err != nil {
+		putScratch(chunk)
+		return nil, false, err
 	}
 	cp.Runs(func(s, d, m int) bool {
 		copy(chunk[s*is:(s+m)*is], src[d*is:(d+m)*is])
 		return true
 	})
-	return chunk, nil
+	return chunk, true, nil
 }
 
 // fill sets every element of chunk to the fill value.
@@ -185,23 +210,18 @@ func (a *Chunked) covers(cp *selection.ChunkPlan) bool {
 	return true
 }
 
-// oldChunk reads and decodes the chunk at coords as it is stored now, or
-// returns it filled when it was never written.
-func (a *Chunked) oldChunk(ctx context.Context, coords []int) ([]byte, error) {
-	n := a.chunkLen() * a.ItemSize
-	chunk := make([]byte, n)
+// oldChunk decodes into chunk the chunk at coords as it is stored now, or
+// fills it when it was never written.
+func (a *Chunked) oldChunk(ctx context.Context, coords []int, chunk []byte) error {
 	raw, missing, err := a.stored(ctx, coords)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if missing {
 		a.fill(chunk)
-		return chunk, nil
+		return nil
 	}
-	if err := a.decode(chunk, raw, a.Pipeline); err != nil {
-		return nil, err
-	}
-	return chunk, nil
+	return a.decode(chunk, raw, a.Pipeline)
 }
 
 // oldObjects reads and decodes the object chunk cp writes to as it is
