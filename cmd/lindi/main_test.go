@@ -536,3 +536,23 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q", code, stdout)
 	}
 }
+
+// TestListingOverflow: a listing whose first lines have cells too wide to
+// align still aligns the columns after them.
+func TestListingOverflow(t *testing.T) {
+	var l listing
+	long := strings.Repeat("x", maxAligned+1)
+	l.object([]string{"/a", "dataset", "(1,)", long, "contiguous", "raw"})
+	l.object([]string{"/bb", "dataset", "(10,)", "<f8", "chunks (5,)", "zlib"})
+	l.object([]string{"/c", "group"})
+	var b strings.Builder
+	if err := l.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "/a   dataset  (1,)   " + long + "  contiguous   raw\n" +
+		"/bb  dataset  (10,)  <f8  chunks (5,)  zlib\n" +
+		"/c   group\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
