@@ -23,14 +23,18 @@ const Version = "0.1.0"
 const maxDepth = 256
 
 // Build returns the LINDI JSON document of the HDF5 file f. Its refs name the
-// file by the URL set with WithURL, or else by f.Name().
+// file by the URL set with WithURL, or else by f.Name(), made absolute when
+// it is a local path (a relative one would be resolved against whatever
+// directory a reader runs in).
 func Build(ctx context.Context, f *hdf5.File, opts ...Option) ([]byte, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	if o.url == "" {
-		o.url = f.Name()
+	if o.url == "" && f.Name() != "" {
+		if o.url, err = refName(f.Name(), "", false); err != nil {
+			return nil, err
+		}
 	}
 	b := &builder{f: f, o: o, refs: map[string]any{}, ids: map[string]any{}}
 	if b.rootID, err = b.objectID(ctx, "/"); err != nil {

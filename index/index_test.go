@@ -13,8 +13,10 @@ import (
 	"testing"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/index"
 	"github.com/lindigo/lindi/internal/conformance"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/selection"
 )
 
@@ -300,4 +302,37 @@ func zeroed(b []byte, off, n int) []byte {
 	c := slices.Clone(b)
 	clear(c[off : off+n])
 	return c
+}
+
+// TestBuildNamesAbsolute: Build without WithURL names a file opened by a
+// relative path by its absolute path.
+func TestBuildNamesAbsolute(t *testing.T) {
+	rel := filepath.Join(fixtures, "fixture.h5")
+	s, err := source.Open(ctx, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.(interface{ Close() error }).Close()
+	f, err := hdf5.Open(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := index.Build(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Templates map[string]string `json:"templates"`
+		Meta      map[string]any    `json:"generationMetadata"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Templates["u1"] != abs || doc.Meta["sourceUrl"] != abs {
+		t.Errorf("templates %v, sourceUrl %v: want %s", doc.Templates, doc.Meta["sourceUrl"], abs)
+	}
 }

@@ -153,8 +153,8 @@ func compareAttrs(t *testing.T, path string, want, got h5.Attrs) {
 
 // refused reports whether lindi leaves an attribute out of its JSON (as
 // h5_to_zarr_attr refuses it): one not decoded, empty, a compound element
-// or array, a region reference, or a list that is not of one simple type
-// (h5py's dimension-scale lists of references).
+// or array, a region reference, or a list that is not an N-d array of one
+// simple type (h5py's dimension-scale lists of references).
 func refused(v any, err error) bool {
 	if err != nil || v == nil {
 		return true
@@ -163,7 +163,7 @@ func refused(v any, err error) bool {
 	case map[string]any, h5.RegionReference:
 		return true
 	case []any:
-		return true
+		return !ndArray(v)
 	case []int64:
 		return len(v) == 0
 	case []float64:
@@ -180,6 +180,32 @@ func lindiNonFinite(w, g any) bool {
 	f, ok := w.(float64)
 	s, _ := g.(string)
 	return ok && s != "" && s == zarrmeta.NonFiniteName(f)
+}
+
+// ndArray reports whether v is the rows of an N-d array of numbers, strings
+// or booleans: lists of one type and length, nested alike.
+func ndArray(v []any) bool {
+	if len(v) == 0 {
+		return false
+	}
+	first := reflect.TypeOf(v[0])
+	n := reflect.ValueOf(v[0])
+	for _, row := range v {
+		r := reflect.ValueOf(row)
+		if reflect.TypeOf(row) != first || r.Kind() != reflect.Slice || r.Len() != n.Len() {
+			return false
+		}
+		switch row := row.(type) {
+		case []any:
+			if !ndArray(row) {
+				return false
+			}
+		case []int64, []uint64, []float64, []string, []bool:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // sameValue is reflect.DeepEqual with NaN equal to NaN.

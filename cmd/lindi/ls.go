@@ -102,7 +102,7 @@ func (l *listing) write(w io.Writer) error {
 			if c > 0 && n > maxAligned {
 				continue
 			}
-			if c >= len(widths) {
+			for len(widths) <= c {
 				widths = append(widths, 0)
 			}
 			widths[c] = max(widths[c], n)

@@ -82,6 +82,11 @@ func TestGolden(t *testing.T) {
 		{"cat-json-nan", []string{"cat", "-f", "json", filepath.Join(fixtures, "fixture.zarr"), "missing_chunks_nan", "8:12, 9:11"}},
 		{"cat-refs", []string{"cat", "-f", "json", lindiJSON, "general/extracellular_ephys/electrodes/group", ":2"}},
 		{"nwb-tables", []string{"nwb", "../../testdata/nwb/tables.nwb.lindi.json"}},
+		{"cat-datetime", []string{"cat", "../../testdata/parity/dt.zarr", "times"}},
+		{"cat-datetime-json", []string{"cat", "-f", "json", "../../testdata/parity/dt.zarr", "days"}},
+		{"cat-timedelta-csv", []string{"cat", "-f", "csv", "../../testdata/parity/dt.zarr", "deltas"}},
+		{"cat-complex", []string{"cat", "../../testdata/parity/features.h5", "complex128"}},
+		{"cat-complex-json", []string{"cat", "-f", "json", "../../testdata/parity/features.h5", "complex64"}},
 		{"info-compound-ref-hdf5", []string{"info", "../../testdata/nwb/tables.nwb", "intervals/trials/timeseries"}},
 		{"info-compound-ref-lindi", []string{"info", "../../testdata/nwb/tables.nwb.lindi.json", "intervals/trials/timeseries"}},
 		{"nwb-fixture", []string{"nwb", filepath.Join(fixtures, "fixture.h5")}},
@@ -529,5 +534,25 @@ func TestVersion(t *testing.T) {
 	code, stdout, _ := lindi("--version")
 	if code != 0 || !strings.HasPrefix(stdout, "lindi ") || !strings.Contains(stdout, runtime.Version()) || strings.Count(stdout, "\n") != 1 {
 		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+}
+
+// TestListingOverflow: a listing whose first lines have cells too wide to
+// align still aligns the columns after them.
+func TestListingOverflow(t *testing.T) {
+	var l listing
+	long := strings.Repeat("x", maxAligned+1)
+	l.object([]string{"/a", "dataset", "(1,)", long, "contiguous", "raw"})
+	l.object([]string{"/bb", "dataset", "(10,)", "<f8", "chunks (5,)", "zlib"})
+	l.object([]string{"/c", "group"})
+	var b strings.Builder
+	if err := l.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "/a   dataset  (1,)   " + long + "  contiguous   raw\n" +
+		"/bb  dataset  (10,)  <f8  chunks (5,)  zlib\n" +
+		"/c   group\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

@@ -36,6 +36,8 @@ func formatValue(v any) string {
 			return "<error: " + printable(err.Error()) + ">"
 		}
 		return printable(string(b))
+	case timeText:
+		return printable(string(x))
 	case record:
 		parts := make([]string, len(x.names))
 		for i, n := range x.names {
@@ -83,6 +85,8 @@ func jsonValue(v any) any {
 		return out
 	case record:
 		return x
+	case timeText:
+		return string(x)
 	case h5.Reference:
 		return map[string]string{"reference": x.Path}
 	case h5.RegionReference:
@@ -184,8 +188,9 @@ func textComplex(c complex128, bits int) string {
 }
 
 // elements returns the elements of an array as Go values: int64, uint64,
-// float32, float64, complex64, complex128, bool, string, h5.Reference, or a
-// record for compound elements.
+// float32, float64, complex64, complex128, bool, string, h5.Reference, a
+// timeText for datetime64 (timedelta64 is its int64 count), or a record for
+// compound elements.
 func elements(a *h5.Array) ([]any, error) {
 	if a.Objects != nil {
 		return a.Objects, nil
@@ -266,6 +271,14 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 		return row, nil
 	case dt.Kind == zarrmeta.KindBytes || dt.Kind == zarrmeta.KindVoid:
 		return append([]byte(nil), b...), nil
+	case dt.Kind == zarrmeta.KindDatetime && dt.Size == 8:
+		return datetimeText(b, dt)
+	case dt.Kind == zarrmeta.KindTimedelta && dt.Size == 8:
+		// A count of the dtype's unit, as numpy prints a timedelta64 array.
+		if n := int64(ne.Uint64(b)); n != h5.NaT {
+			return n, nil
+		}
+		return timeText("NaT"), nil
 	case dt.Kind == zarrmeta.KindReference:
 		// A reference's stored bytes, as a fill value holds them (reads
 		// resolve references to paths): only the null reference is known.
@@ -275,6 +288,34 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 		return fmt.Errorf("an unresolved reference %x", b), nil
 	}
 	return nil, fmt.Errorf("cannot show elements of dtype %s", dt)
+}
+
+// timeText is a datetime64 (or NaT) as numpy prints it: bare in text and
+// CSV, a string in JSON.
+type timeText string
+
+// datetimeLayouts are numpy's datetime64 text for each unit: as many fields
+// as the unit resolves (finer units than ns print to the nanosecond).
+var datetimeLayouts = map[string]string{
+	"Y": "2006", "M": "2006-01", "W": "2006-01-02", "D": "2006-01-02", "h": "2006-01-02T15",
+	"m": "2006-01-02T15:04", "s": "2006-01-02T15:04:05", "ms": "2006-01-02T15:04:05.000",
+	"us": "2006-01-02T15:04:05.000000",
+}
+
+// datetimeText decodes one native-order datetime64 element.
+func datetimeText(b []byte, dt zarrmeta.DType) (any, error) {
+	if int64(binary.NativeEndian.Uint64(b)) == h5.NaT {
+		return timeText("NaT"), nil
+	}
+	t, err := h5.Times(&h5.Array{DType: dt, Shape: []int{}, Data: b})
+	if err != nil {
+		return nil, err
+	}
+	layout, ok := datetimeLayouts[dt.Unit]
+	if !ok {
+		layout = "2006-01-02T15:04:05.000000000"
+	}
+	return timeText(t[0].Format(layout)), nil
 }
 
 // regionText shows a region reference as its dataset and selection
