@@ -182,8 +182,11 @@ func TestInteropReadBack(t *testing.T) {
 				}
 			}
 		}
-		if v, err := f.Root().Attrs().Float("fl"); err != nil || v != 30000 {
-			t.Errorf("fl = %v, %v", v, err)
+		if v, err := f.Root().Attrs().Get("fl"); err != nil || v != 30000.0 {
+			t.Errorf("fl = %#v, %v; want the float 30000", v, err)
+		}
+		if v, err := f.Root().Attrs().Get("nan"); err != nil || !isNaN(v) {
+			t.Errorf("nan = %#v, %v; want the float NaN", v, err)
 		}
 		u, err := f.Dataset(ctx, "unwritten")
 		if err != nil {
@@ -216,3 +219,8 @@ func mustDType(s string) zarrmeta.DType {
 // so that Python computes the same (a sine would differ in the last bit
 // between libm and Go).
 func interopValue(i int) float64 { return float64(i*37%1001-500) + 0.25 }
+
+func isNaN(v any) bool {
+	f, ok := v.(float64)
+	return ok && math.IsNaN(f)
+}

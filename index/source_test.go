@@ -8,7 +8,6 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/index"
-	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // sourceFixtures are the HDF5 files of the repository that TestSameAsSource
@@ -135,11 +134,6 @@ func compareAttrs(t *testing.T, path string, want, got h5.Attrs) {
 			}
 		case werr != nil || gerr != nil:
 			t.Errorf("%s@%s: source %v, index %v", path, name, werr, gerr)
-		case lindiNonFinite(w, g):
-			// A known gap of our reader, not of the index: LINDI stores a
-			// non-finite float attribute as the string "NaN", "Infinity" or
-			// "-Infinity", which Python lindi reads back as a float
-			// (decode_nan_inf_ninf) but h5 gives as the string.
 		case !sameValue(w, g):
 			t.Errorf("%s@%s: index %T %#v, source %T %#v", path, name, g, g, w, w)
 		}
@@ -172,14 +166,6 @@ func refused(v any, err error) bool {
 		return len(v) == 0
 	}
 	return false
-}
-
-// lindiNonFinite reports whether g is LINDI's spelling of the non-finite
-// float w.
-func lindiNonFinite(w, g any) bool {
-	f, ok := w.(float64)
-	s, _ := g.(string)
-	return ok && s != "" && s == zarrmeta.NonFiniteName(f)
 }
 
 // ndArray reports whether v is the rows of an N-d array of numbers, strings

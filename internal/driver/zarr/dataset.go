@@ -18,7 +18,7 @@ import (
 
 // dataset builds a dataset from its .zarray and .zattrs.
 func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*driver.Dataset, error) {
-	attrs, err := userAttrs(za)
+	attrs, err := t.userAttrs(za)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -245,7 +245,7 @@ func (e *editor) putAttrs(key string, m map[string]json.RawMessage) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	attrs, err := userAttrs(za)
+	attrs, err := e.t.userAttrs(za)
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 	if depth > maxDepth {
 		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
 	}
-	attrs, err := userAttrs(za)
+	attrs, err := t.userAttrs(za)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

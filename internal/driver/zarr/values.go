@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,6 +16,37 @@ import (
 )
 
 // userAttrs converts the user attributes of a .zattrs document.
+func (t *tree) userAttrs(za zarrmeta.Attrs) (map[string]any, error) {
+	vals, err := userAttrs(za)
+	if err != nil || t.lindi == nil {
+		return vals, err
+	}
+	// LINDI stores a NaN or infinite float attribute as the string "NaN",
+	// "Infinity" or "-Infinity" and refuses those strings as strings: they
+	// read as the floats they stand for, as in Python lindi.
+	for k, v := range vals {
+		if s, ok := v.(string); ok {
+			if f, ok := nonFinite(s); ok {
+				vals[k] = f
+			}
+		}
+	}
+	return vals, nil
+}
+
+// nonFinite is the float LINDI's string s stands for.
+func nonFinite(s string) (float64, bool) {
+	switch s {
+	case "NaN":
+		return math.NaN(), true
+	case "Infinity":
+		return math.Inf(1), true
+	case "-Infinity":
+		return math.Inf(-1), true
+	}
+	return 0, false
+}
+
 func userAttrs(za zarrmeta.Attrs) (map[string]any, error) {
 	vals := make(map[string]any, za.Len())
 	for _, name := range za.Names() {
