@@ -36,7 +36,7 @@ func docWith(refs map[string]json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-func create(t *testing.T, name string) (driver.Sink, string) {
+func create(t testing.TB, name string) (driver.Sink, string) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	c := driver.ContainerFor(p)
