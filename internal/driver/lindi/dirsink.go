@@ -70,16 +70,12 @@ func (dirContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []b
 	if !st.IsDir() {
 		return nil, nil, fmt.Errorf("lindi: %s: %w: not a directory", abs, driver.ErrFormat)
 	}
-	doc, err := os.ReadFile(filepath.Join(abs, jsonName))
-	if err != nil {
-		return nil, nil, fmt.Errorf("lindi: %s: %w", abs, err)
-	}
-	s, err := openDirSink(abs, trimPadding(doc))
+	s, err := openDirSink(abs, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Read again under the lock: a writer may have committed since.
-	if doc, err = os.ReadFile(filepath.Join(abs, jsonName)); err != nil {
+	doc, err := os.ReadFile(filepath.Join(abs, jsonName))
+	if err != nil {
 		s.Close()
 		return nil, nil, fmt.Errorf("lindi: %s: %w", abs, err)
 	}
