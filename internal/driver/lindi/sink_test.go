@@ -526,3 +526,23 @@ func TestFullDisk(t *testing.T) {
 var errNoSpace = errors.New("no space left on device (injected)")
 
 var _ store.Members = (*tarSink)(nil)
+
+// TestStaleLockFile: a lock file a killed writer left beside a .lindi.json
+// holds no lock: the next writer takes it, and removes it at Close.
+func TestStaleLockFile(t *testing.T) {
+	s, p := create(t, "x.lindi.json")
+	s.Close()
+	if err := os.WriteFile(p+".lock", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := driver.ContainerFor(p).OpenSink(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock file stays: %v", err)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -308,7 +307,6 @@ type tarSink struct {
 	recs    []record       // the committed index, in order
 	live    map[string]int // a committed name → its record
 	doc     []byte         // the committed lindi.json, unpadded
-	tail    int64          // where the committed zero tail starts
 	end     int64          // where the next member's header goes
 	pending []*pendingBlob // blobs reserved since the last commit, by offset
 	names   map[string]*pendingBlob
@@ -335,8 +333,7 @@ func (s *tarSink) setCommitted(recs []record, doc []byte) {
 	for i, r := range recs {
 		s.live[r.name] = i
 	}
-	s.tail = committedEnd(recs)
-	s.end = s.tail
+	s.end = committedEnd(recs) // the committed zero tail: the next blob overwrites it
 	s.pending, s.names = nil, map[string]*pendingBlob{}
 }
 
@@ -623,5 +620,3 @@ func (s *tarSink) Close() error {
 	}
 	return nil
 }
-
-var _ io.Closer = (*tarSink)(nil)
