@@ -98,7 +98,7 @@ func openDirSink(abs string, doc []byte) (*dirSink, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lindi: %w", err)
 	}
-	s := &dirSink{root: abs, lockf: d, doc: doc, names: map[string]*pendingBlob{}, dirs: map[string]bool{}, nextV: map[string]int{}}
+	s := &dirSink{root: abs, lockf: d, doc: doc, writeFile: writeFile, replaceFile: replaceFile, names: map[string]*pendingBlob{}, dirs: map[string]bool{}, nextV: map[string]int{}}
 	s.cond.L = &s.mu
 	return s, nil
 }
@@ -109,6 +109,10 @@ func openDirSink(abs string, doc []byte) (*dirSink, error) {
 type dirSink struct {
 	root  string
 	lockf *os.File // the directory, locked
+	// writeFile and replaceFile write blob files and lindi.json; tests
+	// replace them to fail as a full disk does.
+	writeFile   func(p string, data []byte) error
+	replaceFile func(p string, data []byte) error
 
 	mu         sync.Mutex
 	cond       sync.Cond
@@ -182,7 +186,7 @@ func (s *dirSink) Blob(ctx context.Context, key string, data []byte) (json.RawMe
 	s.inflight++
 	s.mu.Unlock()
 
-	err := writeFile(p, data)
+	err := s.writeFile(p, data)
 	s.mu.Lock()
 	s.inflight--
 	if err != nil {
@@ -305,7 +309,7 @@ func (s *dirSink) replaceDoc(doc []byte) error {
 		}
 	}
 	at("blobs")
-	return replaceFile(filepath.Join(s.root, jsonName), doc)
+	return s.replaceFile(filepath.Join(s.root, jsonName), doc)
 }
 
 // replaceFile replaces the file path by one holding data, atomically and

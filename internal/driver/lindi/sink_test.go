@@ -546,3 +546,60 @@ func TestStaleLockFile(t *testing.T) {
 		t.Errorf("the lock file stays: %v", err)
 	}
 }
+
+// TestFullDiskDir: a blob file or a lindi.json that cannot be written fails
+// the call and the later ones; the directory opens at its last committed
+// state, and a new writer goes on.
+func TestFullDiskDir(t *testing.T) {
+	for _, failDoc := range []bool{false, true} {
+		s, p := create(t, "x.lindi.d")
+		ref, _ := s.Blob(ctx, "a/0", make([]byte, 1500))
+		if err := s.Commit(ctx, docWith(map[string]json.RawMessage{"a/0": ref})); err != nil {
+			t.Fatal(err)
+		}
+		want := mustState(t, p)
+		ds := s.(*dirSink)
+		full := func(p string, data []byte) error { // half written, then removed, as writeFile does
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			f, _ := os.Create(p)
+			f.Write(data[:len(data)/2])
+			f.Close()
+			os.Remove(p)
+			return errNoSpace
+		}
+		if failDoc {
+			ds.replaceFile = func(string, []byte) error { return errNoSpace } // its temporary file is not written
+		} else {
+			ds.writeFile = full
+		}
+		ref, err := s.Blob(ctx, "a/0", make([]byte, 3000))
+		if err == nil {
+			err = s.Commit(ctx, docWith(map[string]json.RawMessage{"a/0": ref}))
+		}
+		if !errors.Is(err, errNoSpace) {
+			t.Fatalf("failing the %s: %v", map[bool]string{true: "document", false: "blob"}[failDoc], err)
+		}
+		if err := s.Commit(ctx, docWith(nil)); err == nil || !strings.Contains(err.Error(), "open it again") {
+			t.Errorf("after a failure, Commit: %v", err)
+		}
+		s.Close()
+		if got := mustState(t, p); !bytes.Equal(got.doc, want.doc) {
+			t.Error("the directory is not at its last committed state")
+		}
+		s2, _, err := driver.ContainerFor(p).OpenSink(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err = s2.Blob(ctx, "a/0", make([]byte, 1200))
+		if err == nil {
+			err = s2.Commit(ctx, docWith(map[string]json.RawMessage{"a/0": ref}))
+		}
+		if err != nil {
+			t.Fatalf("the next writer: %v", err)
+		}
+		s2.Close()
+		if got := mustState(t, p); len(got.chunks["a/0"]) != 1200 {
+			t.Error("the next writer's commit does not read back")
+		}
+	}
+}
