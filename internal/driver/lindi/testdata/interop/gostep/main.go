@@ -6,6 +6,7 @@
 //	gostep amend PATH NAME    two more commits: datasets NAME_a and NAME_b
 //	gostep dump PATH          every dataset, as JSON: path → {shape, data}
 //	gostep sizes PATH         a tar's lindi.json and index sizes, as JSON
+//	gostep compact SRC DST    lindi.Compact
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/lindi"
 )
 
 var ctx = context.Background()
@@ -46,6 +48,11 @@ func run(args []string) error {
 		return dump(path)
 	case "sizes":
 		return sizes(path)
+	case "compact":
+		if len(args) != 3 {
+			return fmt.Errorf("compact needs a DST")
+		}
+		return lindi.Compact(ctx, path, args[2])
 	}
 	return fmt.Errorf("unknown step %q", args[0])
 }
