@@ -16,6 +16,11 @@ Run from anywhere (never from go test), with lindi on PYTHONPATH (see
     member of the index; then Go compacts it (to a new file, and in place)
     and both sides amend and read it again;
 (c) the same for a .lindi.d (Python amends, Go amends);
+(e) crash states: the Go writer of TestCrash (its test binary), killed at each
+    stage of a commit, leaves a tar Python lindi reads at the last committed
+    state or the one being committed; where the kill left no zero tail
+    (so lindi could not append), Go's OpenSink restores it and Python lindi
+    amends the file;
 (d) fixtures for go test: the empty tar Python lindi creates, and a tar in
     which Python lindi trashed lindi.json and its index (.trash/ members).
 """
@@ -153,6 +158,32 @@ for step in range(1, 3):
     have = same(f"(c) step {step} python", p, have)
     go("amend", p, f"g{step}")
     have = same(f"(c) step {step} go", p, have)
+
+# (e) Crash states, read by Python.
+TEST = os.path.join(TMP, "lindi.test")
+subprocess.run(["go", "test", "-c", "-o", TEST, "./internal/driver/lindi"], cwd=REPO, check=True)
+for stage in ["blobs", "doc", "index", "synced", "entry", "done"]:
+    p = os.path.join(TMP, f"e-{stage}.lindi.tar")
+    go("create", p)
+    env = dict(os.environ, LINDI_CRASH_WRITER=f"tar|{p}|{stage}|2|5")
+    r = subprocess.run([TEST, "-test.run=^TestHelperWriter$"], env=env, capture_output=True, text=True)
+    assert r.returncode == -9, f"the writer was not killed at {stage}: {r.returncode} {r.stderr}"
+    done = [int(l.split()[1]) for l in r.stdout.splitlines() if l.startswith("done")]
+    begun = [int(l.split()[1]) for l in r.stdout.splitlines() if l.startswith("begin")]
+    f = lindi.LindiH5pyFile.from_lindi_file(p)
+    state = int(f.attrs["state"])
+    f.close()
+    assert state in (done[-1], begun[-1]), f"{stage}: python reads state {state}, not {done[-1]} or {begun[-1]}"
+    with open(p, "rb") as fh:
+        fh.seek(-1024, 2)
+        torn = fh.read(1024) != b"\0" * 1024
+    if torn:
+        go("repair", p)
+    check_tar(f"(e) killed at {stage}", p)
+    py_amend(p, "after", 4000, 10)
+    have = same(f"(e) killed at {stage}, {'repaired by Go, ' if torn else ''}amended by python", p)
+    print(f"(e) killed at {stage}: python read state {state} (committed {done[-1]}, committing {begun[-1]}); "
+          f"zero tail {'torn, restored by OpenSink' if torn else 'intact'}")
 
 # (d) Fixtures.
 p = os.path.join(TMP, "e.lindi.tar")

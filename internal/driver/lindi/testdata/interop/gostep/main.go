@@ -7,6 +7,7 @@
 //	gostep dump PATH          every dataset, as JSON: path → {shape, data}
 //	gostep sizes PATH         a tar's lindi.json and index sizes, as JSON
 //	gostep compact SRC DST    lindi.Compact
+//	gostep repair PATH        OpenSink and Close: cut off a killed writer's tail
 package main
 
 import (
@@ -48,6 +49,12 @@ func run(args []string) error {
 		return dump(path)
 	case "sizes":
 		return sizes(path)
+	case "repair":
+		s, _, err := driver.ContainerFor(path).OpenSink(ctx, path)
+		if err != nil {
+			return err
+		}
+		return s.Close()
 	case "compact":
 		if len(args) != 3 {
 			return fmt.Errorf("compact needs a DST")
