@@ -603,3 +603,51 @@ func TestFullDiskDir(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitReuse: an unchanged document with no new blob writes nothing;
+// with new blobs, only the index is appended and lindi.json keeps its slot.
+func TestCommitReuse(t *testing.T) {
+	s, p := create(t, "x.lindi.tar")
+	defer s.Close()
+	ref, _ := s.Blob(ctx, "a/0", make([]byte, 2000))
+	doc := docWith(map[string]json.RawMessage{"a/0": ref})
+	if err := s.Commit(ctx, doc); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(p)
+	if err := s.Commit(ctx, append(bytes.Clone(doc), "\n  "...)); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(p); !bytes.Equal(after, before) {
+		t.Error("committing the same document changed the file")
+	}
+	slot := func() record {
+		f, _ := os.Open(p)
+		defer f.Close()
+		recs, _, err := readCommitted(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if r.name == jsonName {
+				return r
+			}
+		}
+		t.Fatal("no lindi.json")
+		return record{}
+	}
+	was := slot()
+	if _, err := s.Blob(ctx, "b/0", make([]byte, 2000)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, doc); err != nil {
+		t.Fatal(err)
+	}
+	if now := slot(); now != was {
+		t.Errorf("lindi.json moved from %+v to %+v for the same document", was, now)
+	}
+	if v, err := s.Member(ctx, "blobs/b/0"); err != nil || v.Len != 2000 {
+		t.Errorf("the committed blob: %+v, %v", v, err)
+	}
+	checkTail(t, p)
+}
