@@ -327,7 +327,7 @@ func TestCrash(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			n := kills
 			if kind == "dir" {
-				n = kills * 3 / 10
+				n = kills / 5
 			}
 			dones := 0
 			for k := range n {
