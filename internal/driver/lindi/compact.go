@@ -2,6 +2,7 @@ package lindi
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -138,9 +139,9 @@ func compactTar(ctx context.Context, src, dst string) error {
 // tarLayout places the members of a compacted tar: the entry, the index,
 // lindi.json and the blobs, in that order. It returns the new records (the
 // entry first), the blobs' old records in the same order as theirs, and
-// the index.
+// the index, unpadded.
 func tarLayout(doc []byte, blobs []record) (recs []record, old []record, index []byte) {
-	docSize := int64(len(growth(doc, initialSize)))
+	docSize := grownSize(len(doc), initialSize)
 	idx := record{name: indexName, o: entryOff + entrySize, d: entryOff + entrySize + block, s: initialSize}
 	for {
 		recs = []record{{name: entryName, o: 0, d: entryOff, s: entrySize}, idx}
@@ -151,11 +152,12 @@ func tarLayout(doc []byte, blobs []record) (recs []record, old []record, index [
 			recs = append(recs, record{name: b.name, o: pos, d: pos + block, s: b.s})
 			pos = recs[len(recs)-1].end()
 		}
-		index = growth(indexJSON(recs), initialSize)
-		if int64(len(index)) == idx.s {
+		index = indexJSON(recs)
+		size := grownSize(len(index), initialSize)
+		if size == idx.s {
 			return recs, blobs, index
 		}
-		idx.s = int64(len(index))
+		idx.s = size
 	}
 }
 
@@ -177,13 +179,13 @@ func writeTar(ctx context.Context, w *os.File, src *os.File, old, recs []record,
 		_, err = bw.Write(make([]byte, r.end()-r.d-r.s))
 		return err
 	}
-	if err := put(recs[0], strings.NewReader(string(entryJSON(recs[1])))); err != nil {
+	if err := put(recs[0], bytes.NewReader(entryJSON(recs[1]))); err != nil {
 		return err
 	}
-	if err := put(recs[1], strings.NewReader(string(index))); err != nil {
+	if err := put(recs[1], padded(index, recs[1].s)); err != nil {
 		return err
 	}
-	if err := put(recs[2], strings.NewReader(string(growth(doc, initialSize)))); err != nil {
+	if err := put(recs[2], padded(doc, recs[2].s)); err != nil {
 		return err
 	}
 	for i, r := range recs[3:] {

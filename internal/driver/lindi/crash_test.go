@@ -304,12 +304,13 @@ func TestCrash(t *testing.T) {
 			}
 			s.Close()
 			c := &crashTarget{kind: kind, path: path, hash: docHash(prettyEmpty())}
-			start := time.Now()
+			start, staged := time.Now(), 0
 			for _, stage := range []string{"blobs", "doc", "index", "synced", "entry", "done"} {
 				if kind == "dir" && stage == "index" {
 					continue
 				}
 				for nth := 1; nth <= 3; nth++ {
+					staged++
 					if r := c.kill(t, stage, nth, 5, 0); !r.killed {
 						t.Fatalf("the writer never reached stage %q", stage)
 					}
@@ -327,7 +328,7 @@ func TestCrash(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			n := kills
 			if kind == "dir" {
-				n = kills * 3 / 10
+				n = kills / 5
 			}
 			dones := 0
 			for k := range n {
@@ -339,7 +340,7 @@ func TestCrash(t *testing.T) {
 					c.compact(t)
 				}
 			}
-			t.Logf("%d kills in %v (random ones within %v of the writer being ready); %d commits completed between them", n+17, time.Since(start), maxDelay, dones)
+			t.Logf("%d kills in %v (random ones within %v of the writer being ready); %d commits completed between them", n+staged, time.Since(start), maxDelay, dones)
 			if dones == 0 {
 				t.Errorf("no writer ever completed a commit before it was killed")
 			}

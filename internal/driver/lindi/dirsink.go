@@ -76,16 +76,12 @@ func (dirContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []b
 	if !st.IsDir() {
 		return nil, nil, fmt.Errorf("lindi: %s: %w: not a directory", abs, driver.ErrFormat)
 	}
-	doc, err := os.ReadFile(filepath.Join(abs, jsonName))
-	if err != nil {
-		return nil, nil, fmt.Errorf("lindi: %s: %w", abs, err)
-	}
-	s, err := openDirSink(abs, trimPadding(doc))
+	s, err := openDirSink(abs, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Read again under the lock: a writer may have committed since.
-	if doc, err = os.ReadFile(filepath.Join(abs, jsonName)); err != nil {
+	doc, err := os.ReadFile(filepath.Join(abs, jsonName))
+	if err != nil {
 		s.Close()
 		return nil, nil, fmt.Errorf("lindi: %s: %w", abs, err)
 	}
@@ -108,7 +104,7 @@ func openDirSink(abs string, doc []byte) (*dirSink, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lindi: %w", err)
 	}
-	s := &dirSink{root: abs, lockf: d, doc: doc, names: map[string]*pendingBlob{}, dirs: map[string]bool{}, nextV: map[string]int{}}
+	s := &dirSink{root: abs, lockf: d, doc: doc, writeFile: writeFile, replaceFile: replaceFile, names: map[string]*pendingBlob{}, dirs: map[string]bool{}, nextV: map[string]int{}}
 	s.cond.L = &s.mu
 	return s, nil
 }
@@ -119,6 +115,10 @@ func openDirSink(abs string, doc []byte) (*dirSink, error) {
 type dirSink struct {
 	root  string
 	lockf *os.File // the directory, locked
+	// writeFile and replaceFile write blob files and lindi.json; tests
+	// replace them to fail as a full disk does.
+	writeFile   func(p string, data []byte) error
+	replaceFile func(p string, data []byte) error
 
 	mu         sync.Mutex
 	cond       sync.Cond
@@ -192,7 +192,7 @@ func (s *dirSink) Blob(ctx context.Context, key string, data []byte) (json.RawMe
 	s.inflight++
 	s.mu.Unlock()
 
-	err := writeFile(p, data)
+	err := s.writeFile(p, data)
 	s.mu.Lock()
 	s.inflight--
 	if err != nil {
@@ -315,7 +315,7 @@ func (s *dirSink) replaceDoc(doc []byte) error {
 		}
 	}
 	at("blobs")
-	return replaceFile(filepath.Join(s.root, jsonName), doc)
+	return s.replaceFile(filepath.Join(s.root, jsonName), doc)
 }
 
 // replaceFile replaces the file path by one holding data, atomically and

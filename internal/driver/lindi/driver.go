@@ -9,6 +9,33 @@
 // tar's entry, index and lindi.json take at most two round trips when the
 // index lies in the tar's first 64 KiB (as Python lindi writes it) or the
 // tar is at most 16 MiB; a .lindi.d URL is recognised by its lindi.json.
+//
+// # Writing
+//
+// The package also registers the writable containers (driver.Container):
+// a .lindi.tar (any name ending in ".tar", as Python lindi chooses), a
+// .lindi.d (any name ending in ".d") and, with zarr.JSONContainer, a
+// .lindi.json. A new tar is laid out byte for byte as Python lindi creates
+// one. Blobs are appended (a tar) or written as files (a directory) by
+// concurrent callers; a commit makes the new document durable before the
+// one switch that makes it the file's state: the tar's 1024-byte entry,
+// rewritten only after the new lindi.json and index are appended and
+// synced, or the rename of a synced lindi.json. A writer killed at any point
+// leaves the previous state or the new one; the next OpenSink cuts off
+// what it left. lindi.json and the index are never rewritten in place, so
+// each commit costs their padded size; Compact drops what no ref names.
+//
+// One writer at a time: Create and OpenSink take an advisory flock (on the
+// tar itself, on the directory of a .lindi.d, and on a file name+".lock"
+// beside a .lindi.json, whose commits replace its inode) and Close releases
+// it; another writer gets ErrLocked. Readers never lock, and Python lindi
+// takes no lock at all. Where the platform has no flock the lock is not
+// taken.
+//
+// Errors: a malformed container wraps driver.ErrFormat; a key that cannot
+// name a member, or does not fit a USTAR header, is refused naming it; a
+// failed write (a full disk) fails that call and every later one on the
+// sink, leaving the file at its last committed state for the next writer.
 package lindi
 
 import (

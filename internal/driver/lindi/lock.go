@@ -41,6 +41,9 @@ func openLocked(path string, flag int) (*os.File, error) {
 func LockBeside(name string) (release func() error, err error) {
 	path := name + ".lock"
 	f, err := openLocked(path, os.O_RDWR|os.O_CREATE)
+	if errors.Is(err, ErrLocked) {
+		return nil, fmt.Errorf("lindi: %s %w: %s", name, ErrLocked, path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lindi: %s: %w", name, err)
 	}

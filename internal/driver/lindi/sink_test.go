@@ -36,7 +36,7 @@ func docWith(refs map[string]json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-func create(t *testing.T, name string) (driver.Sink, string) {
+func create(t testing.TB, name string) (driver.Sink, string) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	c := driver.ContainerFor(p)
@@ -526,3 +526,128 @@ func TestFullDisk(t *testing.T) {
 var errNoSpace = errors.New("no space left on device (injected)")
 
 var _ store.Members = (*tarSink)(nil)
+
+// TestStaleLockFile: a lock file a killed writer left beside a .lindi.json
+// holds no lock: the next writer takes it, and removes it at Close.
+func TestStaleLockFile(t *testing.T) {
+	s, p := create(t, "x.lindi.json")
+	s.Close()
+	if err := os.WriteFile(p+".lock", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := driver.ContainerFor(p).OpenSink(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock file stays: %v", err)
+	}
+}
+
+// TestFullDiskDir: a blob file or a lindi.json that cannot be written fails
+// the call and the later ones; the directory opens at its last committed
+// state, and a new writer goes on.
+func TestFullDiskDir(t *testing.T) {
+	for _, failDoc := range []bool{false, true} {
+		s, p := create(t, "x.lindi.d")
+		ref, _ := s.Blob(ctx, "a/0", make([]byte, 1500))
+		if err := s.Commit(ctx, docWith(map[string]json.RawMessage{"a/0": ref})); err != nil {
+			t.Fatal(err)
+		}
+		want := mustState(t, p)
+		ds := s.(*dirSink)
+		full := func(p string, data []byte) error { // half written, then removed, as writeFile does
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			f, _ := os.Create(p)
+			f.Write(data[:len(data)/2])
+			f.Close()
+			os.Remove(p)
+			return errNoSpace
+		}
+		if failDoc {
+			ds.replaceFile = func(string, []byte) error { return errNoSpace } // its temporary file is not written
+		} else {
+			ds.writeFile = full
+		}
+		ref, err := s.Blob(ctx, "a/0", make([]byte, 3000))
+		if err == nil {
+			err = s.Commit(ctx, docWith(map[string]json.RawMessage{"a/0": ref}))
+		}
+		if !errors.Is(err, errNoSpace) {
+			t.Fatalf("failing the %s: %v", map[bool]string{true: "document", false: "blob"}[failDoc], err)
+		}
+		if err := s.Commit(ctx, docWith(nil)); err == nil || !strings.Contains(err.Error(), "open it again") {
+			t.Errorf("after a failure, Commit: %v", err)
+		}
+		s.Close()
+		if got := mustState(t, p); !bytes.Equal(got.doc, want.doc) {
+			t.Error("the directory is not at its last committed state")
+		}
+		s2, _, err := driver.ContainerFor(p).OpenSink(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err = s2.Blob(ctx, "a/0", make([]byte, 1200))
+		if err == nil {
+			err = s2.Commit(ctx, docWith(map[string]json.RawMessage{"a/0": ref}))
+		}
+		if err != nil {
+			t.Fatalf("the next writer: %v", err)
+		}
+		s2.Close()
+		if got := mustState(t, p); len(got.chunks["a/0"]) != 1200 {
+			t.Error("the next writer's commit does not read back")
+		}
+	}
+}
+
+// TestCommitReuse: an unchanged document with no new blob writes nothing;
+// with new blobs, only the index is appended and lindi.json keeps its slot.
+func TestCommitReuse(t *testing.T) {
+	s, p := create(t, "x.lindi.tar")
+	defer s.Close()
+	ref, _ := s.Blob(ctx, "a/0", make([]byte, 2000))
+	doc := docWith(map[string]json.RawMessage{"a/0": ref})
+	if err := s.Commit(ctx, doc); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(p)
+	if err := s.Commit(ctx, append(bytes.Clone(doc), "\n  "...)); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(p); !bytes.Equal(after, before) {
+		t.Error("committing the same document changed the file")
+	}
+	slot := func() record {
+		f, _ := os.Open(p)
+		defer f.Close()
+		recs, _, err := readCommitted(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if r.name == jsonName {
+				return r
+			}
+		}
+		t.Fatal("no lindi.json")
+		return record{}
+	}
+	was := slot()
+	if _, err := s.Blob(ctx, "b/0", make([]byte, 2000)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, doc); err != nil {
+		t.Fatal(err)
+	}
+	if now := slot(); now != was {
+		t.Errorf("lindi.json moved from %+v to %+v for the same document", was, now)
+	}
+	if v, err := s.Member(ctx, "blobs/b/0"); err != nil || v.Len != 2000 {
+		t.Errorf("the committed blob: %+v, %v", v, err)
+	}
+	checkTail(t, p)
+}

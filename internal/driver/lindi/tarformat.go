@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -92,15 +93,30 @@ func checkKey(key string) error {
 	return nil
 }
 
-// growth pads data with spaces to leave it room to grow in place, as Python
-// lindi does (_pad_bytes_to_leave_room_for_growth): to initial bytes,
-// doubled until at least four times its length.
-func growth(data []byte, initial int64) []byte {
+// grownSize is the size Python lindi pads a member of n bytes to, to leave
+// it room to grow in place (_pad_bytes_to_leave_room_for_growth): initial
+// bytes, doubled until at least four times n.
+func grownSize(n int, initial int64) int64 {
 	size := initial
-	for size < 4*int64(len(data)) {
+	for size < 4*int64(n) {
 		size *= 2
 	}
-	return padTo(data, size)
+	return size
+}
+
+// padded reads data followed by spaces up to size bytes.
+func padded(data []byte, size int64) io.Reader {
+	return io.MultiReader(bytes.NewReader(data), io.LimitReader(spaces{}, size-int64(len(data))))
+}
+
+// spaces reads endless spaces.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
 }
 
 // padTo pads data with spaces to size bytes.
@@ -141,14 +157,42 @@ func indexJSON(files []record) []byte {
 
 func writeRecord(b *bytes.Buffer, r record, indent string) {
 	in := indent + "  "
-	fmt.Fprintf(b, "{\n%s\"d\": %d,\n%s\"n\": %s,\n%s\"o\": %d,\n%s\"s\": %d\n%s}",
-		in, r.d, in, pyString(r.name), in, r.o, in, r.s, indent)
+	var num [20]byte
+	field := func(key string, v int64, comma bool) {
+		b.WriteString(in)
+		b.WriteString(key)
+		b.Write(strconv.AppendInt(num[:0], v, 10))
+		if comma {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("{\n")
+	field(`"d": `, r.d, true)
+	b.WriteString(in)
+	b.WriteString(`"n": `)
+	b.WriteString(pyString(r.name))
+	b.WriteString(",\n")
+	field(`"o": `, r.o, true)
+	field(`"s": `, r.s, false)
+	b.WriteString(indent)
+	b.WriteByte('}')
 }
 
 // pyString quotes s as Python's json module does with ensure_ascii: the
 // escapes \" \\ \n \r \t \b \f, \u00XX for other control characters, and
 // \uXXXX (surrogate pairs beyond U+FFFF) for every non-ASCII character.
 func pyString(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return `"` + s + `"`
+	}
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -314,7 +313,6 @@ type tarSink struct {
 	recs    []record       // the committed index, in order
 	live    map[string]int // a committed name → its record
 	doc     []byte         // the committed lindi.json, unpadded
-	tail    int64          // where the committed zero tail starts
 	end     int64          // where the next member's header goes
 	pending []*pendingBlob // blobs reserved since the last commit, by offset
 	names   map[string]*pendingBlob
@@ -341,8 +339,7 @@ func (s *tarSink) setCommitted(recs []record, doc []byte) {
 	for i, r := range recs {
 		s.live[r.name] = i
 	}
-	s.tail = committedEnd(recs)
-	s.end = s.tail
+	s.end = committedEnd(recs) // the committed zero tail: the next blob overwrites it
 	s.pending, s.names = nil, map[string]*pendingBlob{}
 }
 
@@ -537,9 +534,8 @@ func (s *tarSink) appendMeta(doc []byte, pending []*pendingBlob, end int64) ([]r
 		recs = append(recs, b.rec)
 	}
 	if changed {
-		padded := growth(doc, initialSize)
-		r := record{name: jsonName, o: end, d: end + block, s: int64(len(padded))}
-		if err := s.writeMeta(r, padded, false); err != nil {
+		r := record{name: jsonName, o: end, d: end + block, s: grownSize(len(doc), initialSize)}
+		if err := s.writeMeta(r, doc, false); err != nil {
 			return nil, err
 		}
 		recs = append(recs, r)
@@ -549,15 +545,16 @@ func (s *tarSink) appendMeta(doc []byte, pending []*pendingBlob, end int64) ([]r
 	// The index lists itself: its size, padded for growth, is found by
 	// trying sizes until the padding of the JSON naming one is that size.
 	r := record{name: indexName, o: end, d: end + block, s: initialSize}
-	var padded []byte
+	var index []byte
 	for {
-		padded = growth(indexJSON(append(recs, r)), initialSize)
-		if int64(len(padded)) == r.s {
-			break
+		index = indexJSON(append(recs, r))
+		if size := grownSize(len(index), initialSize); size != r.s {
+			r.s = size
+			continue
 		}
-		r.s = int64(len(padded))
+		break
 	}
-	if err := s.writeMeta(r, padded, true); err != nil {
+	if err := s.writeMeta(r, index, true); err != nil {
 		return nil, err
 	}
 	recs = append(recs, r)
@@ -577,8 +574,9 @@ func (s *tarSink) appendMeta(doc []byte, pending []*pendingBlob, end int64) ([]r
 	return recs, nil
 }
 
-// writeMeta writes the member r holding data, followed, for the last one
-// of a commit, by the zero tail.
+// writeMeta writes the member r holding data padded with spaces to r.s
+// bytes, in one write followed, for the last member of a commit, by the
+// zero tail.
 func (s *tarSink) writeMeta(r record, data []byte, last bool) error {
 	h, err := header(r.name, r.s)
 	if err != nil {
@@ -591,6 +589,9 @@ func (s *tarSink) writeMeta(r record, data []byte, last bool) error {
 	buf := make([]byte, n)
 	copy(buf, h)
 	copy(buf[block:], data)
+	for i := block + len(data); i < block+int(r.s); i++ {
+		buf[i] = ' '
+	}
 	_, err = s.writeAt(buf, r.o)
 	return err
 }
@@ -625,5 +626,3 @@ func (s *tarSink) Close() error {
 	}
 	return nil
 }
-
-var _ io.Closer = (*tarSink)(nil)

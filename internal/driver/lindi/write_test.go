@@ -10,6 +10,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/lindi"
 )
 
 // readInts reads the int32 dataset name of the file at p with h5.
@@ -114,4 +115,54 @@ func TestWriteRead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAmendConformanceTar amends the conformance tar, which Python lindi
+// wrote from an NWB file: what it held reads the same afterwards, beside
+// the new dataset, and so it does once compacted.
+func TestAmendConformanceTar(t *testing.T) {
+	data, err := os.ReadFile("../../../testdata/conformance/fixture.lindi.tar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := writeTemp(t, "c.nwb.lindi.tar", data)
+	const es = "acquisition/ElectricalSeries/data"
+	before := readFloats(t, p, es)
+	s, doc, err := driver.ContainerFor(p).OpenSink(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	amendY(t, s, doc)
+	s.Close()
+	for _, q := range []string{p, p + ".compacted.lindi.tar"} {
+		if q != p {
+			if err := lindi.Compact(ctx, p, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := readFloats(t, q, es); !slices.Equal(got, before) {
+			t.Errorf("%s: %s reads differently after the amendment", q, es)
+		}
+		if got := readInts(t, q, "y"); !slices.Equal(got, seq(0, 600)) {
+			t.Errorf("%s: y: %v", q, got[:5])
+		}
+	}
+}
+
+func readFloats(t *testing.T, p, name string) []float64 {
+	t.Helper()
+	f, err := h5.Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := h5.Read[float64](ctx, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Data
 }

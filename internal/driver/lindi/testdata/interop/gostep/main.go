@@ -6,6 +6,8 @@
 //	gostep amend PATH NAME    two more commits: datasets NAME_a and NAME_b
 //	gostep dump PATH          every dataset, as JSON: path → {shape, data}
 //	gostep sizes PATH         a tar's lindi.json and index sizes, as JSON
+//	gostep compact SRC DST    lindi.Compact
+//	gostep repair PATH        OpenSink and Close: cut off a killed writer's tail
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/lindi"
 )
 
 var ctx = context.Background()
@@ -46,6 +49,17 @@ func run(args []string) error {
 		return dump(path)
 	case "sizes":
 		return sizes(path)
+	case "repair":
+		s, _, err := driver.ContainerFor(path).OpenSink(ctx, path)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	case "compact":
+		if len(args) != 3 {
+			return fmt.Errorf("compact needs a DST")
+		}
+		return lindi.Compact(ctx, path, args[2])
 	}
 	return fmt.Errorf("unknown step %q", args[0])
 }
