@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
@@ -37,6 +38,9 @@ type File struct {
 	ed driver.Editor
 	// docFn gives the file's LINDI document (Document); nil for none.
 	docFn func(context.Context) ([]byte, error)
+	// writeErr is the first write that failed part way (failIf).
+	failMu   sync.Mutex
+	writeErr error
 }
 
 // Option configures Open.

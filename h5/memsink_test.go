@@ -21,6 +21,7 @@ type memContainer struct {
 }
 
 type memFile struct {
+	failAt  int // Blob fails from its failAt-th call on (0: never)
 	doc     []byte
 	commits int
 	blobs   map[string][]byte
@@ -65,6 +66,7 @@ type memSink struct {
 	f       *memFile
 	mu      sync.Mutex
 	pending map[string][]byte
+	blobs   int
 }
 
 func (s *memSink) Member(_ context.Context, name string) (store.Value, error) {
@@ -85,6 +87,9 @@ func (s *memSink) Member(_ context.Context, name string) (store.Value, error) {
 func (s *memSink) Blob(_ context.Context, key string, data []byte) (json.RawMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.blobs++; s.f.failAt > 0 && s.blobs >= s.f.failAt {
+		return nil, fmt.Errorf("no space left on device (a test)")
+	}
 	name := "blobs/" + key
 	for v := 2; ; v++ {
 		s.c.mu.Lock()

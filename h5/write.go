@@ -1,6 +1,7 @@
 package h5
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,6 +133,9 @@ func (f *File) Writable() bool { return f.ed != nil }
 func (f *File) Flush(ctx context.Context) error {
 	if f.ed == nil {
 		return fmt.Errorf("h5: flush %s: %w", f.Name(), ErrReadOnly)
+	}
+	if err := f.failed(); err != nil {
+		return fmt.Errorf("h5: flush %s: %w", f.Name(), err)
 	}
 	if err := f.ed.Commit(ctx); err != nil {
 		return fmt.Errorf("h5: flush %s: %w", f.Name(), err)
@@ -444,8 +448,35 @@ func (f *File) Discard() error {
 	return errors.Join(err, f.Close())
 }
 
+// failIf records the failure of a write that may have put some of its
+// chunks: the file's state in memory is then part old, part new, and is
+// never committed (Flush and Close fail; Discard releases the file).
+func (f *File) failIf(err error) error {
+	if err != nil {
+		f.failMu.Lock()
+		f.writeErr = cmp.Or(f.writeErr, err)
+		f.failMu.Unlock()
+	}
+	return err
+}
+
+// failed is the error of a write that left the file half written, or nil.
+func (f *File) failed() error {
+	f.failMu.Lock()
+	defer f.failMu.Unlock()
+	if f.writeErr != nil {
+		return fmt.Errorf("not committed: an earlier write failed part way (Discard the file and open it again): %w", f.writeErr)
+	}
+	return nil
+}
+
 // closeWritable commits and releases a file opened for writing.
 func (f *File) closeWritable() error {
+	if err := f.failed(); err != nil {
+		f.ed.Close()
+		f.ed = nil
+		return fmt.Errorf("h5: close %s: %w", f.Name(), err)
+	}
 	err := f.ed.Commit(context.Background())
 	if cerr := f.ed.Close(); err == nil {
 		err = cerr

@@ -266,3 +266,51 @@ func TestMaterialize(t *testing.T) {
 		t.Errorf("after a write: %v, %v", got, err)
 	}
 }
+
+// TestWriteFailurePoisons: a write that fails after some of its chunks
+// were put leaves the file uncommittable, so that it stays at its last
+// committed state.
+func TestWriteFailurePoisons(t *testing.T) {
+	ctx := context.Background()
+	name := t.Name() + ".mem.lindi"
+	f, err := Create(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Root().CreateGroup(ctx, "kept"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]float64, 10000)
+	for i := range data {
+		data[i] = float64(i) * 1.1
+	}
+	d, err := f.Root().CreateDataset(ctx, "x", DatasetSpec{Shape: []int{10000}, DType: DTypeOf[float64](), Chunks: []int{1000}, Codec: NoCodec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem.mu.Lock()
+	mem.files[name].failAt = 3
+	mem.mu.Unlock()
+	if err := Write(ctx, d, nil, data); err == nil || !strings.Contains(err.Error(), "no space") {
+		t.Fatalf("write: %v", err)
+	}
+	if err := f.Flush(ctx); err == nil || !strings.Contains(err.Error(), "not committed") {
+		t.Errorf("flush after a failed write: %v", err)
+	}
+	if err := f.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := openMem(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Get(ctx, "kept"); err != nil {
+		t.Error(err)
+	}
+	if _, err := r.Get(ctx, "x"); err == nil {
+		t.Error("the uncommitted dataset is in the file")
+	}
+}

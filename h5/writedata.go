@@ -313,13 +313,13 @@ func write[T Value](ctx context.Context, d *Dataset, sel selection.Selection, da
 		if err != nil {
 			return err
 		}
-		return engine.WriteObjects(ctx, w.a, w.stored, items, w.opt)
+		return d.f.failIf(engine.WriteObjects(ctx, w.a, w.stored, items, w.opt))
 	}
-	raw, err := storedBytes(d, w.a.ItemSize, data)
+	elems, err := storedElements(d, w.a.ItemSize, data)
 	if err != nil {
 		return err
 	}
-	return engine.Write(ctx, w.a, w.stored, raw, w.opt)
+	return d.f.failIf(engine.WriteElements(ctx, w.a, w.stored, elems, w.opt))
 }
 
 // datasetWrite is a write checked and resolved: the selection as users
@@ -391,12 +391,13 @@ func objectItems[T Value](ctx context.Context, ed driver.Editor, d *Dataset, dat
 }
 
 // storedBytes converts values into d's stored elements of itemSize bytes.
-func storedBytes[T Value](d *Dataset, itemSize int, data []T) ([]byte, error) {
+func storedElements[T Value](d *Dataset, itemSize int, data []T) (engine.Elements, error) {
 	dt := d.d.DType
 	var z T
 	switch any(z).(type) {
 	case string:
-		return stringBytes(d, itemSize, any(data).([]string))
+		b, err := stringBytes(d, itemSize, any(data).([]string))
+		return bytesElements(b, itemSize), err
 	case Reference:
 		return nil, fmt.Errorf("%w: references into a dataset of dtype %s", ErrType, dt)
 	case bool:
@@ -409,16 +410,15 @@ func storedBytes[T Value](d *Dataset, itemSize int, data []T) ([]byte, error) {
 				out[i] = 1
 			}
 		}
-		return out, nil
+		return bytesElements(out, 1), nil
 	}
 	if dt.Kind != zarrmeta.KindInt && dt.Kind != zarrmeta.KindUint && dt.Kind != zarrmeta.KindFloat {
 		return nil, fmt.Errorf("%w: %T values into a dataset of dtype %s", ErrType, z, dt)
 	}
 	if exact, ok := sameNumber[T](dt); ok && exact {
 		// Stored as T is in memory: the caller's slice is the data.
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*dt.Size), nil
+		return bytesElements(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*dt.Size), dt.Size), nil
 	}
-	out := make([]byte, len(data)*dt.Size)
 	order := binary.ByteOrder(binary.LittleEndian)
 	if dt.Order == zarrmeta.BigEndian {
 		order = binary.BigEndian
@@ -427,13 +427,41 @@ func storedBytes[T Value](d *Dataset, itemSize int, data []T) ([]byte, error) {
 	if put == nil {
 		return nil, fmt.Errorf("%w: cannot write dtype %s", ErrType, dt)
 	}
+	e := numberElements[T]{data: data, size: dt.Size, put: put}
+	// Every value is checked before any chunk is written, so that a value
+	// that does not fit fails the write, not half of it.
+	var one [8]byte
 	for i, v := range data {
-		if err := put(out[i*dt.Size:], any(v)); err != nil {
+		if err := put(one[:dt.Size], any(v)); err != nil {
 			return nil, fmt.Errorf("element %d: %w", i, err)
 		}
 	}
-	return out, nil
+	return e, nil
 }
+
+// bytesElements are stored elements of size bytes in b.
+func bytesElements(b []byte, size int) engine.Elements { return engine.StoredElements(b, size) }
+
+// numberElements converts Go numbers into a dataset's dtype chunk by chunk,
+// so that a converting write holds converted chunks, not a converted copy.
+type numberElements[T Value] struct {
+	data []T
+	size int
+	put  func([]byte, any) error
+}
+
+func (e numberElements[T]) Len() int { return len(e.data) }
+
+func (e numberElements[T]) Store(dst []byte, from, n int) error {
+	for i, v := range e.data[from : from+n] {
+		if err := e.put(dst[i*e.size:], any(v)); err != nil {
+			return fmt.Errorf("element %d: %w", from+i, err)
+		}
+	}
+	return nil
+}
+
+func (e numberElements[T]) Stored(int, int) ([]byte, bool) { return nil, false }
 
 // sameNumber reports whether T's memory layout is dt's: same kind, size and
 // byte order.
@@ -707,5 +735,5 @@ func (d *Dataset) writeRaw(ctx context.Context, sel selection.Selection, raw []b
 	if w.a.Objects || len(raw) != w.r.Len()*w.a.ItemSize {
 		return fmt.Errorf("%d bytes for a selection of shape %v (%d elements of %d bytes)", len(raw), w.r.Shape(), w.r.Len(), w.a.ItemSize)
 	}
-	return engine.Write(ctx, w.a, w.stored, raw, w.opt)
+	return d.f.failIf(engine.Write(ctx, w.a, w.stored, raw, w.opt))
 }

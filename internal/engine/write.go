@@ -39,6 +39,34 @@ func Write(ctx context.Context, a *Chunked, r *selection.Resolved, src []byte, o
 	if want := r.Len() * a.ItemSize; len(src) != want {
 		return fmt.Errorf("engine: %s: %d bytes to write, selection needs %d", a.Name, len(src), want)
 	}
+	return WriteElements(ctx, a, r, StoredElements(src, a.ItemSize), opt)
+}
+
+// Elements are the values of a write, in C order of its selection, turned
+// into stored elements chunk by chunk, so that a write converting its values
+// (float64 into "<i2", say) holds a few converted chunks rather than a
+// converted copy of everything.
+type Elements interface {
+	// Len is the number of elements.
+	Len() int
+	// Store writes elements [from, from+n) into dst, n stored elements. An
+	// element that cannot be stored is an error naming its index.
+	Store(dst []byte, from, n int) error
+	// Stored returns elements [from, from+n) when they are already stored
+	// elements in memory, without copying; ok is false otherwise.
+	Stored(from, n int) (b []byte, ok bool)
+}
+
+// StoredElements are elements already in their stored form, of size bytes
+// each, in b: chunks that are one run of them are encoded straight from b.
+func StoredElements(b []byte, size int) Elements { return rawElements{b: b, is: size} }
+
+// WriteElements is Write for values that are converted as chunks are
+// assembled.
+func WriteElements(ctx context.Context, a *Chunked, r *selection.Resolved, src Elements, opt WriteOptions) error {
+	if src.Len() != r.Len() {
+		return fmt.Errorf("engine: %s: %d elements to write, selection needs %d", a.Name, src.Len(), r.Len())
+	}
 	return write(ctx, a, r, opt, func(ctx context.Context, cp *selection.ChunkPlan, out []byte) ([]byte, error) {
 		chunk, pooled, err := a.assemble(ctx, cp, src)
 		if err != nil {
@@ -141,26 +169,54 @@ func putEncoded(b []byte) {
 	}
 }
 
-// assemble returns the whole chunk cp writes: a slice of src when the
-// selection takes the whole chunk as one run of src, else a scratch buffer
-// (pooled: the caller gives it back with putScratch) holding the chunk's
-// old contents (or fill) with the selected elements replaced.
-func (a *Chunked) assemble(ctx context.Context, cp *selection.ChunkPlan, src []byte) (chunk []byte, pooled bool, err error) {
+// rawElements are stored elements of is bytes in memory: the caller's.
+type rawElements struct {
+	b  []byte
+	is int
+}
+
+func (r rawElements) Len() int { return len(r.b) / r.is }
+
+func (r rawElements) Store(dst []byte, from, n int) error {
+	copy(dst, r.b[from*r.is:(from+n)*r.is])
+	return nil
+}
+
+func (r rawElements) Stored(from, n int) ([]byte, bool) {
+	return r.b[from*r.is : (from+n)*r.is], true
+}
+
+// assemble returns the whole chunk cp writes: src's own bytes when the
+// selection takes the whole chunk as one run of stored elements, else a
+// scratch buffer (pooled: the caller gives it back with putScratch) holding
+// the chunk's old contents (or fill) with the selected elements stored.
+func (a *Chunked) assemble(ctx context.Context, cp *selection.ChunkPlan, src Elements) (chunk []byte, pooled bool, err error) {
 	is, n := a.ItemSize, a.chunkLen()
-	if off, ok := cp.Contiguous(); ok {
-		return src[off*is : (off+n)*is], false, nil
+	off, whole := cp.Contiguous()
+	if whole {
+		if b, ok := src.Stored(off, n); ok {
+			return b, false, nil
+		}
 	}
 	chunk = getScratch(n * is)
-	if a.covers(cp) {
+	switch {
+	case whole:
+		err = src.Store(chunk, off, n)
+	case a.covers(cp):
 		a.fill(chunk)
-	} else if err := a.oldChunk(ctx, cp.Coords, chunk); err != nil {
+	default:
+		err = a.oldChunk(ctx, cp.Coords, chunk)
+	}
+	if err == nil && !whole {
+		cp.Runs(func(s, d, m int) bool {
+			err = src.Store(chunk[s*is:(s+m)*is], d, m)
+			return err == nil
+		})
+	}
+	if err != nil {
 		putScratch(chunk)
 		return nil, false, err
 	}
-	cp.Runs(func(s, d, m int) bool {
-		copy(chunk[s*is:(s+m)*is], src[d*is:(d+m)*is])
-		return true
-	})
 	return chunk, true, nil
 }
 
