@@ -121,6 +121,17 @@ func writeInterop(ctx context.Context, name string, lindiSafe bool) error {
 	if _, err := root.CreateDataset(ctx, "unwritten", DatasetSpec{Shape: []int{5}, DType: DTypeOf[float64](), Fill: 7.5}); err != nil {
 		return err
 	}
+	ct, err := Compound([]string{"idx_start", "count", "timeseries"}, []zarrmeta.DType{DTypeOf[int32](), DTypeOf[int32](), ReferenceDType})
+	if err != nil {
+		return err
+	}
+	rows, err := root.CreateDataset(ctx, "compound", DatasetSpec{Shape: []int{3}, DType: ct})
+	if err != nil {
+		return err
+	}
+	if err := WriteRows(ctx, rows, nil, [][]any{{0, 5, Reference{Path: "/g/x"}}, {5, 2, Reference{Path: "/g/x"}}, {7, 1, Reference{Path: "/g"}}}); err != nil {
+		return err
+	}
 	if err := root.SoftLink(ctx, "link", "/g/x"); err != nil {
 		return err
 	}
@@ -187,6 +198,17 @@ func TestInteropReadBack(t *testing.T) {
 		}
 		if v, err := f.Root().Attrs().Get("nan"); err != nil || !isNaN(v) {
 			t.Errorf("nan = %#v, %v; want the float NaN", v, err)
+		}
+		c, err := f.Dataset(ctx, "compound")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := c.Read(ctx, nil)
+		if err != nil || len(a.Objects) != 3 {
+			t.Fatalf("compound: %v, %v", a, err)
+		}
+		if row, ok := a.Objects[2].([]any); !ok || row[1] != int64(1) || row[2] != (Reference{Path: "/g"}) {
+			t.Errorf("compound row 2 = %#v", a.Objects[2])
 		}
 		u, err := f.Dataset(ctx, "unwritten")
 		if err != nil {

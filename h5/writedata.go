@@ -115,15 +115,22 @@ func (g *Group) createDataset(ctx context.Context, name string, spec DatasetSpec
 // driverSpec checks spec and fills in lindi's defaults.
 func (f *File) driverSpec(spec DatasetSpec) (*driver.DatasetSpec, error) {
 	dt := spec.DType
+	var compound [][2]string
 	switch dt.Kind {
 	case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat, zarrmeta.KindBytes, zarrmeta.KindObject:
+	case zarrmeta.KindStruct:
+		var err error
+		if compound, err = compoundSpec(dt); err != nil {
+			return nil, err
+		}
+		dt = ObjectDType // rows as JSON items, as LINDI stores an HDF5 compound
 	default:
-		return nil, fmt.Errorf("%w: cannot create a dataset of dtype %s (numbers, bool, |S n and |O only)", ErrType, dt)
+		return nil, fmt.Errorf("%w: cannot create a dataset of dtype %s (numbers, bool, |S n, |O and compounds only)", ErrType, dt)
 	}
 	if dt.Size <= 0 {
 		return nil, fmt.Errorf("%w: dtype %s has no size", ErrType, dt)
 	}
-	ds := &driver.DatasetSpec{Shape: append([]int{}, spec.Shape...), DType: dt, Chunks: spec.Chunks, Compressor: spec.Codec}
+	ds := &driver.DatasetSpec{Shape: append([]int{}, spec.Shape...), DType: dt, Chunks: spec.Chunks, Compressor: spec.Codec, Compound: compound}
 	for _, n := range spec.Shape {
 		if n < 0 {
 			return nil, fmt.Errorf("shape %v has a negative dimension", spec.Shape)

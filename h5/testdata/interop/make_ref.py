@@ -40,6 +40,11 @@ def make(path):
         f.create_dataset("fixed", data=np.array([b"ab", b"cdefg"], dtype="S5"))
         f.create_dataset("refs", data=[d.ref, g.ref], dtype=h5py.ref_dtype)
         f.create_dataset("unwritten", shape=(5,), dtype="<f8", fillvalue=7.5)
+        ct = np.dtype([("idx_start", "<i4"), ("count", "<i4"), ("timeseries", h5py.ref_dtype)])
+        c = f.create_dataset("compound", shape=(3,), dtype=ct)
+        c[0] = (0, 5, d.ref)
+        c[1] = (5, 2, d.ref)
+        c[2] = (7, 1, g.ref)
         f["link"] = h5py.SoftLink("/g/x")
 
 
