@@ -3,6 +3,7 @@ package h5
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"slices"
@@ -313,4 +314,53 @@ func TestWriteFailurePoisons(t *testing.T) {
 	if _, err := r.Get(ctx, "x"); err == nil {
 		t.Error("the uncommitted dataset is in the file")
 	}
+}
+
+// TestCopyByValue copies every dataset of a Zarr store (which has no LINDI
+// document) by reading and writing it, and reads each back equal.
+func TestCopyByValue(t *testing.T) {
+	ctx := context.Background()
+	src, err := Open(ctx, "../testdata/conformance/fixture.zarr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	f, err := Create(ctx, t.Name()+".mem.lindi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Discard()
+	copied := 0
+	err = src.Root().Walk(ctx, func(path string, l Link, o Object, err error) error {
+		d, ok := o.(*Dataset)
+		if err != nil || !ok || d.Err() != nil {
+			return nil
+		}
+		c, err := f.Root().Copy(ctx, d, "copy"+path)
+		if err != nil {
+			t.Logf("%s: %v", path, err)
+			return nil
+		}
+		a, err := d.Read(ctx, nil)
+		if err != nil {
+			return nil
+		}
+		b, err := c.(*Dataset).Read(ctx, nil)
+		if err != nil {
+			t.Errorf("%s: reading the copy: %v", path, err)
+			return nil
+		}
+		if fmt.Sprint(a.Shape, a.Data, a.Objects) != fmt.Sprint(b.Shape, b.Data, b.Objects) {
+			t.Errorf("%s: the copy reads %v %v, the source %v %v", path, b.Shape, b.DType, a.Shape, a.DType)
+		}
+		copied++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if copied < 10 {
+		t.Errorf("only %d datasets copied", copied)
+	}
+	t.Logf("%d datasets copied by value", copied)
 }

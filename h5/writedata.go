@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/selection"
@@ -161,34 +160,29 @@ func (f *File) driverSpec(spec DatasetSpec) (*driver.DatasetSpec, error) {
 	return ds, nil
 }
 
-// checkEncoders refuses a codec the file's registry cannot encode with.
+// checkEncoders refuses a codec the file's registry cannot encode with, or
+// whose configuration it cannot encode with (blosc's blosclz or bit
+// shuffle, say), by encoding a few kilobytes of zeros.
 func (f *File) checkEncoders(ds *driver.DatasetSpec) error {
-	reg := f.env.Codecs
-	if !isNullJSON(ds.Compressor) {
-		c, err := reg.NewCodec(ds.Compressor)
-		if err != nil {
-			return err
-		}
-		if _, ok := c.(codecs.Encoder); !ok {
-			return fmt.Errorf("%w: codec %s decodes only", codecs.ErrConfig, ds.Compressor)
-		}
+	p, err := f.env.Codecs.Pipeline(ds.Compressor, rawConfigs(ds.Filters))
+	if err != nil {
+		return err
 	}
-	for _, flt := range ds.Filters {
-		if oc, err := reg.NewObjectCodec(flt); err == nil {
-			if _, ok := oc.(codecs.ObjectEncoder); !ok {
-				return fmt.Errorf("%w: codec %s decodes only", codecs.ErrConfig, flt)
-			}
-			continue
-		}
-		c, err := reg.NewCodec(flt)
-		if err != nil {
-			return err
-		}
-		if _, ok := c.(codecs.Encoder); !ok {
-			return fmt.Errorf("%w: codec %s decodes only", codecs.ErrConfig, flt)
-		}
+	if ds.DType.Kind == zarrmeta.KindObject {
+		_, err = p.EncodeObjects([]any{""}, []int{1})
+	} else {
+		is := ds.DType.Size
+		_, err = p.Encode(nil, make([]byte, is*max(1, 4096/is)), is)
 	}
-	return nil
+	return err
+}
+
+func rawConfigs(c []json.RawMessage) [][]byte {
+	out := make([][]byte, len(c))
+	for i, b := range c {
+		out[i] = b
+	}
+	return out
 }
 
 func isNullJSON(b json.RawMessage) bool {
@@ -719,14 +713,14 @@ func (d *Dataset) writeArray(ctx context.Context, sel selection.Selection, a *Ar
 	}
 	data := a.Data
 	if a.DType.Order != dt.Order && dt.Size > 1 {
-		// Put the bytes in the stored order: swapping is its own inverse.
+		// The orders differ, so one of them is not the machine's: swapping
+		// "to native" from that one turns a's bytes into d's.
 		data = append([]byte(nil), data...)
-		from := a.DType
-		from.Order = zarrmeta.NativeOrder
-		if dt.Order == zarrmeta.NativeOrder {
-			from.Order = a.DType.Order
+		swap := a.DType
+		if swap.Order == zarrmeta.NativeOrder {
+			swap = dt
 		}
-		if err := from.SwapToNative(data); err != nil {
+		if err := swap.SwapToNative(data); err != nil {
 			return err
 		}
 	}
