@@ -14,7 +14,12 @@ import (
 // needs a real process to see what a closed pipe does to it.
 func TestMain(m *testing.M) {
 	if os.Getenv("LINDI_TEST_RUN_MAIN") == "1" {
-		os.Args = append([]string{"lindi"}, strings.Fields(os.Getenv("LINDI_TEST_ARGS"))...)
+		args := os.Getenv("LINDI_TEST_ARGS")
+		if sep := "\x1f"; strings.Contains(args, sep) { // arguments with spaces
+			os.Args = append([]string{"lindi"}, strings.Split(strings.TrimSuffix(args, sep), sep)...)
+		} else {
+			os.Args = append([]string{"lindi"}, strings.Fields(args)...)
+		}
 		main()
 	}
 	os.Exit(m.Run())
