@@ -27,6 +27,9 @@ type tree struct {
 	// lazy is set for a store that cannot be listed (a Zarr store over HTTP
 	// without .zmetadata): groups learn their members as paths are looked up.
 	lazy bool
+	// name is the store's local path or URL, against which hdmf-zarr links
+	// to other stores resolve; "" for a LINDI file.
+	name string
 }
 
 func (t *tree) root(ctx context.Context) (*driver.Group, error) {
@@ -41,9 +44,13 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 	if depth > maxDepth {
 		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
 	}
-	attrs, err := userAttrs(za)
+	attrs, err := t.attrs(za, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	links, err := t.zarrLinks(za, path)
+	if err != nil {
+		return nil, err
 	}
 	g := &driver.Group{Attrs: attrs}
 	if t.lazy {
@@ -57,6 +64,14 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 		l, err := t.child(ctx, key, path, name, depth)
 		if err != nil {
 			return nil, err
+		}
+		g.Links = append(g.Links, l)
+	}
+	for _, l := range links {
+		for _, m := range g.Links {
+			if m.Name == l.Name {
+				return nil, fmt.Errorf("%s: %w: zarr_link %q names a member that exists", path, driver.ErrFormat, l.Name)
+			}
 		}
 		g.Links = append(g.Links, l)
 	}
