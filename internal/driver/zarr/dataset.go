@@ -87,8 +87,24 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		return d, nil
 	}
 	d.Codecs = pipe.IDs()
+	if t.hdmf() && objects && items == nil {
+		items = t.textItems(d, pipe.IDs())
+	}
 	if ext, ok := za.ExternalArrayLink(); ok {
 		d.Storage = &external{t: t, path: path, link: ext}
+		return d, nil
+	}
+	if t.hdmf() && shapeBug(meta, compound) {
+		empty, err := t.env.Codecs.Pipeline(nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		d.Shape, d.Chunks = meta.Shape[:1], meta.Chunks[:1]
+		d.Storage = &driver.Fixed{Array: &engine.Chunked{
+			Shape: d.Shape, Chunks: d.Chunks, ItemSize: meta.DType.Size, Fill: meta.Fill.Bytes,
+			Pipeline: empty, Name: path,
+			Locator: &rowsLocator{key: &keyLocator{t: t, key: key, meta: meta}, pipe: pipe, path: path},
+		}}
 		return d, nil
 	}
 	st := &driver.Fixed{Array: &engine.Chunked{

@@ -6,7 +6,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -310,4 +312,124 @@ func brief(v any) string {
 		s = s[:77] + "..."
 	}
 	return s
+}
+
+// textItems says how an hdmf-zarr string array's strings are stored, from
+// its object codec, as HDF5's datatype says it: vlen-utf8 for text,
+// vlen-bytes for ASCII (hdmf-zarr's isodatetime values, ASCII strings in
+// HDF5), whose items then read as strings, as from HDF5. It returns the
+// Items for vlen-bytes, nil otherwise.
+func (t *tree) textItems(d *driver.Dataset, ids []string) driver.Items {
+	if len(ids) == 0 {
+		return nil
+	}
+	switch ids[0] {
+	case "vlen-utf8":
+		d.Strings = &driver.StringInfo{Encoding: "utf-8"}
+	case "vlen-bytes":
+		d.Strings = &driver.StringInfo{Encoding: "ascii"}
+		return asciiItems{}
+	}
+	return nil
+}
+
+// asciiItems turns the []byte items of vlen-bytes into strings.
+type asciiItems struct{}
+
+func (asciiItems) Items(_ context.Context, _ []byte, objs []any) ([]any, []byte, error) {
+	for i, v := range objs {
+		if b, ok := v.([]byte); ok {
+			objs[i] = string(b)
+		}
+	}
+	return objs, nil, nil
+}
+
+// shapeBug reports whether a native compound array was written with
+// hdmf-zarr's compound shape bug (hdmf-zarr issue #278, fixed by PR #280):
+// a compound column of n rows stored with shape [n, fields], element [i][j]
+// holding field j of row i in every field. zarr_dtype then names the same
+// fields as the .zarray's dtype.
+func shapeBug(meta *zarrmeta.ArrayMeta, compound *zarrmeta.DType) bool {
+	dt := meta.DType
+	if compound == nil || dt.Kind != zarrmeta.KindStruct || len(meta.Shape) != 2 || meta.Order != 'C' ||
+		meta.Shape[1] != len(dt.Fields) || len(compound.Fields) != len(dt.Fields) {
+		return false
+	}
+	for i, f := range dt.Fields {
+		if f.Name != compound.Fields[i].Name || len(f.Shape) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsLocator undoes the compound shape bug: chunk i of the [n] array is
+// assembled from the stored chunks (i, j), row r taking field k from stored
+// element [r][k]. Its chunks are in memory, decoded: the array it serves
+// has an empty pipeline.
+type rowsLocator struct {
+	key  *keyLocator
+	pipe *codecs.Pipeline
+	path string
+}
+
+func (l *rowsLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
+	meta := l.key.meta
+	dt := meta.DType
+	c0, c1, size := meta.Chunks[0], meta.Chunks[1], dt.Size
+	out := make([]byte, c0*size)
+	for j := 0; j*c1 < len(dt.Fields); j++ {
+		dec, err := l.chunk(ctx, []int{coords[0], j}, c0*c1*size)
+		if err != nil {
+			return engine.Chunk{}, fmt.Errorf("%s: chunk %d.%d: %w", l.path, coords[0], j, err)
+		}
+		for r := range c0 {
+			for k := range c1 {
+				col := j*c1 + k
+				if col >= len(dt.Fields) {
+					break
+				}
+				f := dt.Fields[col]
+				el := dec[(r*c1+k)*size:]
+				copy(out[r*size+f.Offset:r*size+f.Offset+f.DType.Size], el[f.Offset:f.Offset+f.DType.Size])
+			}
+		}
+	}
+	return engine.Chunk{Data: out}, nil
+}
+
+// chunk reads and decodes one stored chunk of n bytes; a missing one is
+// the fill value.
+func (l *rowsLocator) chunk(ctx context.Context, coords []int, n int) ([]byte, error) {
+	ch, err := l.key.Locate(ctx, coords)
+	if err != nil {
+		return nil, err
+	}
+	if ch.Missing {
+		fill := l.key.meta.Fill.Bytes
+		out := make([]byte, 0, n)
+		for len(fill) > 0 && len(out) < n {
+			out = append(out, fill...)
+		}
+		return append(out, make([]byte, n-len(out))...)[:n], nil
+	}
+	raw := ch.Data
+	if raw == nil {
+		if ch.Len > int64(2*n+1<<16) { // more than any codec makes of n bytes
+			return nil, fmt.Errorf("%w: %d stored bytes for %d", driver.ErrFormat, ch.Len, n)
+		}
+		raw = make([]byte, ch.Len)
+		if got, err := ch.Src.ReadAt(ctx, raw, ch.Off); got != len(raw) {
+			return nil, fmt.Errorf("reading %s: %w", ch.Src.Name(), err)
+		}
+	}
+	dec, err := l.pipe.Decode(nil, raw, n)
+	if err != nil {
+		return nil, err
+	}
+	if len(dec) != n {
+		return nil, fmt.Errorf("%w: %d bytes, want %d", driver.ErrFormat, len(dec), n)
+	}
+	return dec, nil
 }
