@@ -65,38 +65,9 @@ func describe(t *testing.T, f *h5.File) map[string]object {
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		var attrs h5.Attrs
-		switch o := o.(type) {
-		case *h5.Group:
-			ob.kind, attrs = "group", o.Attrs()
-		case *h5.Dataset:
-			ob.kind, attrs = "dataset", o.Attrs()
-			ob.shape, ob.scalar, ob.dtype = o.Shape(), o.Scalar(), o.DType().String()
-			if ob.refKind, err = o.RefKind(ctx); err != nil {
-				return err
-			}
-			if s, ok, err := o.StringInfo(ctx); err != nil {
-				return err
-			} else if ok {
-				ob.str = &s
-			}
-			a, err := o.Read(ctx, nil)
-			if err != nil {
-				return err
-			}
-			if a.Objects != nil {
-				ob.values = a.Objects
-			} else {
-				ob.values = a.Data
-			}
-		}
-		ob.attrs = map[string]any{}
-		for _, n := range attrs.Names() {
-			v, err := attrs.Get(n)
-			if err != nil {
-				return fmt.Errorf("%s: attribute %s: %w", p, n, err)
-			}
-			ob.attrs[n] = v
+		ob, err = objectOf(o)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
 		}
 		out[p] = ob
 		return nil
@@ -109,6 +80,56 @@ func describe(t *testing.T, f *h5.File) map[string]object {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// describeOne describes one group or dataset.
+func describeOne(t *testing.T, o h5.Object) object {
+	t.Helper()
+	ob, err := objectOf(o)
+	if err != nil {
+		t.Fatalf("%s: %v", o.Path(), err)
+	}
+	return ob
+}
+
+// objectOf describes a group or a dataset, read whole.
+func objectOf(o h5.Object) (object, error) {
+	var ob object
+	var attrs h5.Attrs
+	var err error
+	switch o := o.(type) {
+	case *h5.Group:
+		ob.kind, attrs = "group", o.Attrs()
+	case *h5.Dataset:
+		ob.kind, attrs = "dataset", o.Attrs()
+		ob.shape, ob.scalar, ob.dtype = o.Shape(), o.Scalar(), o.DType().String()
+		if ob.refKind, err = o.RefKind(ctx); err != nil {
+			return ob, err
+		}
+		if s, ok, err := o.StringInfo(ctx); err != nil {
+			return ob, err
+		} else if ok {
+			ob.str = &s
+		}
+		a, err := o.Read(ctx, nil)
+		if err != nil {
+			return ob, err
+		}
+		if a.Objects != nil {
+			ob.values = a.Objects
+		} else {
+			ob.values = a.Data
+		}
+	}
+	ob.attrs = map[string]any{}
+	for _, n := range attrs.Names() {
+		v, err := attrs.Get(n)
+		if err != nil {
+			return ob, fmt.Errorf("attribute %s: %w", n, err)
+		}
+		ob.attrs[n] = v
+	}
+	return ob, nil
 }
 
 // TestHDMFZarrLikeHDF5 compares each hdmf-zarr store with its HDF5 twin
