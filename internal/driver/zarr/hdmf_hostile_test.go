@@ -326,3 +326,44 @@ func TestHDMFZarrHostilePickle(t *testing.T) {
 		})
 	}
 }
+
+// TestHDMFZarrBadLinkList: a zarr_link that is not a list of entries, or
+// names a member the group has, is an error on the group's zarr_link
+// attribute, naming the group; the store opens and reads.
+func TestHDMFZarrBadLinkList(t *testing.T) {
+	store := copyStore(t, "ecephys.nwb.zarr", t.TempDir())
+	editAttrs(t, store, "general/extracellular_ephys/shank1", func(m map[string]any) { m["zarr_link"] = "device" })
+	setLinks(t, store, "general/extracellular_ephys/shank0",
+		link("device", "/general/devices/probe_device", "."),
+		link("description", "/general/devices/probe_device", "."))
+	editAttrs(t, store, "general/extracellular_ephys/shank0", func(m map[string]any) {
+		l := m["zarr_link"].([]any)
+		m["zarr_link"] = append(l, link("position", "/x", "."))
+	})
+	f := openH5(t, store)
+	g, err := f.Group(ctx, "general/extracellular_ephys/shank1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.Attrs().Get("zarr_link")
+	wantErr(t, "zarr_link not a list", err, h5.ErrFormat, "/general/extracellular_ephys/shank1", "not a list")
+	if typ, _ := g.Attrs().String("neurodata_type"); typ != "ElectrodeGroup" {
+		t.Errorf("shank1's other attributes: type %q", typ)
+	}
+	if _, ok := g.Link("device"); ok {
+		t.Error("shank1 has a device link from a malformed zarr_link")
+	}
+	g1, err := f.Group(ctx, "general/extracellular_ephys/shank0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = g1.Attrs().Get("zarr_link")
+	wantErr(t, "zarr_link clash", err, h5.ErrFormat, "/general/extracellular_ephys/shank0", "position")
+	if l, ok := g1.Link("position"); !ok || l.Kind != h5.HardLink {
+		t.Errorf("shank0/position is %+v", l)
+	}
+	if dev, err := g1.Get(ctx, "device"); err != nil || dev.Path() != "/general/devices/probe_device" {
+		t.Errorf("shank0's device: %v, %v", dev, err)
+	}
+	readable(t, store)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lindigo/lindi/internal/driver"
@@ -50,7 +51,9 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 	}
 	links, err := t.zarrLinks(za, path)
 	if err != nil {
-		return nil, err
+		// The group's links cannot be read: the error is shown as its
+		// zarr_link attribute's, and the rest of the store reads.
+		attrs[attrZarrLink], links = err, nil
 	}
 	g := &driver.Group{Attrs: attrs}
 	if t.lazy {
@@ -67,13 +70,16 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 		}
 		g.Links = append(g.Links, l)
 	}
+	var clash []string
 	for _, l := range links {
-		for _, m := range g.Links {
-			if m.Name == l.Name {
-				return nil, fmt.Errorf("%s: %w: zarr_link %q names a member that exists", path, driver.ErrFormat, l.Name)
-			}
+		if slices.ContainsFunc(g.Links, func(m driver.Link) bool { return m.Name == l.Name }) {
+			clash = append(clash, l.Name) // the stored member wins
+			continue
 		}
 		g.Links = append(g.Links, l)
+	}
+	if clash != nil {
+		attrs[attrZarrLink] = fmt.Errorf("%s: %w: zarr_link names members that exist: %q", path, driver.ErrFormat, clash)
 	}
 	return g, nil
 }
