@@ -37,6 +37,7 @@ func NewRegistry() *Registry {
 	r.object("vlen-array", newVLenArray)
 	r.object("json2", newJSON2)
 	r.object("json", newJSON)
+	r.object("pickle", newPickle)
 	return r
 }
 

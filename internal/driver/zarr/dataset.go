@@ -18,9 +18,16 @@ import (
 
 // dataset builds a dataset from its .zarray and .zattrs.
 func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*driver.Dataset, error) {
-	attrs, err := t.userAttrs(za)
+	attrs, err := t.attrs(za, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var zdt string
+	var compound *zarrmeta.DType
+	if t.hdmf() {
+		if zdt, compound, err = zarrDType(za); err != nil {
+			return &driver.Dataset{Attrs: attrs, Shape: shapeOf(zarray), Err: fmt.Errorf("%s: %w", path, err)}, nil
+		}
 	}
 	meta, err := zarrmeta.ParseArray(zarray)
 	if err != nil {
@@ -30,7 +37,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 	}
 	d := &driver.Dataset{
 		Attrs: attrs, Shape: meta.Shape, DType: meta.DType, Chunks: meta.Chunks, Fill: meta.Fill,
-		Scalar: za.Scalar(),
+		Scalar: za.Scalar() || zdt == "scalar" && len(meta.Shape) == 1 && meta.Items() == 1,
 	}
 	if d.Scalar {
 		if meta.Items() != 1 {
@@ -47,6 +54,18 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		d.DType, d.Fill = ct, zarrmeta.Fill{Bytes: make([]byte, ct.Size)}
 	}
 	var items driver.Items
+	objects := meta.DType.Kind == zarrmeta.KindObject
+	switch {
+	case compound != nil && objects:
+		// hdmf-zarr's compound with reference fields: rows are lists.
+		it := hdmfItems{t: t, path: path, refFields: make([]bool, len(compound.Fields))}
+		for i, f := range compound.Fields {
+			it.refFields[i] = f.DType.Kind == zarrmeta.KindReference
+		}
+		d.DType, d.Fill, items = *compound, zarrmeta.Fill{Bytes: make([]byte, compound.Size)}, it
+	case zdt == "object" && objects:
+		d.Ref, items = driver.ObjectRefs, hdmfItems{t: t, path: path, refs: true}
+	}
 	if t.lindi != nil && meta.DType.Kind == zarrmeta.KindUnicode {
 		// HDF5 has no UTF-32 strings: LINDI writes an HDF5 variable-length
 		// string scalar as "<U n". It reads as the HDF5 file does: |O, strings.
@@ -68,18 +87,33 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		return d, nil
 	}
 	d.Codecs = pipe.IDs()
+	if t.hdmf() && objects && items == nil {
+		items = t.textItems(d, pipe.IDs())
+	}
 	if ext, ok := za.ExternalArrayLink(); ok {
 		d.Storage = &external{t: t, path: path, link: ext}
 		return d, nil
 	}
-	objects := meta.DType.Kind == zarrmeta.KindObject
+	if t.hdmf() && shapeBug(meta, compound) {
+		empty, err := t.env.Codecs.Pipeline(nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		d.Shape, d.Chunks = meta.Shape[:1], meta.Chunks[:1]
+		d.Storage = &driver.Fixed{Array: &engine.Chunked{
+			Shape: d.Shape, Chunks: d.Chunks, ItemSize: meta.DType.Size, Fill: meta.Fill.Bytes,
+			Pipeline: empty, Name: path,
+			Locator: &rowsLocator{key: &keyLocator{t: t, key: key, meta: meta}, pipe: pipe, path: path},
+		}}
+		return d, nil
+	}
 	st := &driver.Fixed{Array: &engine.Chunked{
 		Shape: meta.Shape, Chunks: meta.Chunks, ItemSize: meta.DType.Size,
 		FOrder: meta.Order == 'F', Fill: meta.Fill.Bytes, FillObject: meta.Fill.Object,
 		Pipeline: pipe, Objects: objects, PadShort: t.lindi != nil, Name: path,
 		Locator: &keyLocator{t: t, key: key, meta: meta},
 	}}
-	if objects {
+	if objects && items == nil {
 		_, rows := za.CompoundDType()
 		st.Items = jsonItems{rows: rows, dtype: d.DType}
 	} else {

@@ -110,7 +110,7 @@ func (zarrDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 		if err != nil {
 			return nil, err
 		}
-		t := &tree{env: env, st: st, dir: true}
+		t := &tree{env: env, st: st, dir: true, name: in.Name}
 		if err := t.checkGroup(ctx, "a directory that is not a Zarr group (no .zgroup)"); err != nil {
 			return nil, err
 		}
@@ -126,7 +126,7 @@ func (zarrDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{env: env, st: st}
+	t := &tree{env: env, st: st, name: in.Name}
 	if err := t.checkGroup(ctx, fmt.Sprintf("not a LINDI JSON file, an HDF5 file or a Zarr group (no %s/.zgroup)", base)); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lindigo/lindi/internal/driver"
@@ -27,6 +28,9 @@ type tree struct {
 	// lazy is set for a store that cannot be listed (a Zarr store over HTTP
 	// without .zmetadata): groups learn their members as paths are looked up.
 	lazy bool
+	// name is the store's local path or URL, against which hdmf-zarr links
+	// to other stores resolve; "" for a LINDI file.
+	name string
 }
 
 func (t *tree) root(ctx context.Context) (*driver.Group, error) {
@@ -41,9 +45,15 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 	if depth > maxDepth {
 		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
 	}
-	attrs, err := t.userAttrs(za)
+	attrs, err := t.attrs(za, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	links, err := t.zarrLinks(za, path)
+	if err != nil {
+		// The group's links cannot be read: the error is shown as its
+		// zarr_link attribute's, and the rest of the store reads.
+		attrs[attrZarrLink], links = err, nil
 	}
 	g := &driver.Group{Attrs: attrs}
 	if t.lazy {
@@ -59,6 +69,17 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 			return nil, err
 		}
 		g.Links = append(g.Links, l)
+	}
+	var clash []string
+	for _, l := range links {
+		if slices.ContainsFunc(g.Links, func(m driver.Link) bool { return m.Name == l.Name }) {
+			clash = append(clash, l.Name) // the stored member wins
+			continue
+		}
+		g.Links = append(g.Links, l)
+	}
+	if clash != nil {
+		attrs[attrZarrLink] = fmt.Errorf("%s: %w: zarr_link names members that exist: %q", path, driver.ErrFormat, clash)
 	}
 	return g, nil
 }
