@@ -381,12 +381,24 @@ func NewSourceInput(env *Env, src source.Source, base string) (*Input, error) {
 // JSONURL reports whether the input is a URL whose path ends in ".json": a
 // LINDI JSON file, which drivers judge by its name alone, since reading its
 // first bytes would cost a round trip.
-func (in *Input) JSONURL() bool {
+func (in *Input) JSONURL() bool { return in.urlSuffix(".json") }
+
+// StoreURL reports whether the input is a URL whose path ends in ".zarr"
+// (or ".zarr/"): a Zarr store, v2 or v3, which drivers of single files
+// pass over by its name, so that opening it costs no request for first
+// bytes it does not have.
+func (in *Input) StoreURL() bool {
+	return in.urlSuffix(".zarr") || in.urlSuffix(".zarr/")
+}
+
+// urlSuffix reports whether the input is a URL whose path ends in suffix
+// (any case).
+func (in *Input) urlSuffix(suffix string) bool {
 	if !in.URL {
 		return false
 	}
 	u, err := url.Parse(in.Name)
-	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".json")
+	return err == nil && strings.HasSuffix(strings.ToLower(u.Path), suffix)
 }
 
 // HeadSize is how many bytes Head reads: one page of the HDF5 driver's

@@ -28,7 +28,7 @@ func (hdf5Driver) Name() string { return "HDF5" }
 // file: its superblock may follow a user block (at 512, 1024, … bytes). A
 // URL ending in .json is LINDI JSON's, without a look.
 func (hdf5Driver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
-	if in.Dir || in.JSONURL() {
+	if in.Dir || in.JSONURL() || in.StoreURL() {
 		return driver.No, nil
 	}
 	head, err := in.SniffHead(ctx)

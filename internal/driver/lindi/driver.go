@@ -69,7 +69,7 @@ func (tarDriver) Name() string { return "LINDI tar" }
 
 // Sniff says Yes to a USTAR tar: "ustar" at offset 257.
 func (tarDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
-	if in.Dir {
+	if in.Dir || in.StoreURL() {
 		return driver.No, nil
 	}
 	head, err := in.SniffHead(ctx)

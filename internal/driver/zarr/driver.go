@@ -30,7 +30,7 @@ func (lindiDriver) Name() string { return "LINDI JSON" }
 // Sniff says Yes to JSON: a URL ending in .json is taken on its name alone,
 // which saves the round trip that reading its first bytes costs.
 func (lindiDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
-	if in.Dir {
+	if in.Dir || in.StoreURL() {
 		return driver.No, nil
 	}
 	if in.JSONURL() {

@@ -183,7 +183,7 @@ func TestHDMFZarrLinks(t *testing.T) {
 		link("file", "/", "file:///etc"),
 	)
 	s := serveStore(t, store, true)
-	rf := openH5(t, s.URL+"/store")
+	rf := openH5(t, s.URL+storePath)
 	rg, err := rf.Group(ctx, "general/extracellular_ephys/shank0")
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ func TestHDMFZarrRemoteNWB(t *testing.T) {
 		want, paths := nwbSummary(t, dir, nil)
 		for _, consolidated := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/consolidated=%v", name, consolidated), func(t *testing.T) {
-				got, _ := nwbSummary(t, serveStore(t, dir, consolidated).URL+"/store", paths)
+				got, _ := nwbSummary(t, serveStore(t, dir, consolidated).URL+storePath, paths)
 				if !consolidated {
 					got["objects"] = want["objects"]
 				}
