@@ -1,0 +1,89 @@
+// Package zarr3 is the driver of Zarr v3 stores: a local directory or a URL,
+// with or without consolidated metadata in the root zarr.json, arrays
+// sharded (sharding_indexed) or not. It locates keys through package store
+// (its directory and HTTP key spaces) and reads chunks through the engine;
+// in a sharded array the engine's chunks are the inner chunks, located in
+// their shard by the shard's index, read once per shard.
+package zarr3
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/store"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+func init() { driver.Register(zarr3Driver{}) }
+
+// metaName is the metadata document of every Zarr v3 node.
+const metaName = "zarr.json"
+
+type zarr3Driver struct{}
+
+func (zarr3Driver) Name() string { return "Zarr v3" }
+
+// Sniff says Yes to a directory holding zarr.json and Maybe to a URL (whose
+// zarr.json Open asks for: HTTP has no directory to look into).
+func (zarr3Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
+	switch {
+	case in.Dir:
+		if st, err := os.Stat(filepath.Join(in.Name, metaName)); err == nil && st.Mode().IsRegular() {
+			return driver.Yes, nil
+		}
+	case in.URL:
+		return driver.Maybe, nil
+	}
+	return driver.No, nil
+}
+
+func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+	t := &tree{env: env}
+	if in.Dir {
+		var opts []store.DirOption
+		if env.FollowOutside {
+			opts = append(opts, store.FollowOutside())
+		}
+		st, err := store.OpenDir(in.Name, opts...)
+		if err != nil {
+			return nil, err
+		}
+		t.st, t.dir, t.root = st, true, st.Name()
+	} else {
+		base := strings.TrimRight(in.Name, "/")
+		base = strings.TrimSuffix(base, "/"+metaName)
+		st, err := store.NewRemote(base, nil)
+		if err != nil {
+			return nil, err
+		}
+		t.st, t.root = st, base
+	}
+	doc, err := t.meta(ctx, metaName)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: no %s/%s", driver.ErrNotMine, t.st.Name(), metaName)
+	}
+	if err != nil {
+		return nil, err
+	}
+	n, err := zarrmeta.ParseV3(doc)
+	if err != nil {
+		if !strings.Contains(string(doc), `"zarr_format"`) {
+			return nil, fmt.Errorf("%w: %s/%s: %w", driver.ErrNotMine, t.st.Name(), metaName, err)
+		}
+		return nil, fmt.Errorf("%s/%s: %w: %w", t.st.Name(), metaName, driver.ErrFormat, err)
+	}
+	if n.Array != nil {
+		// A store whose root is an array: the file is a group holding it.
+		d := t.dataset("", "/", n)
+		return &driver.Group{Attrs: map[string]any{}, Links: []driver.Link{{Name: "data", Node: d}}}, nil
+	}
+	if n.Consolidated != nil {
+		return t.consolidated(n)
+	}
+	return t.group(ctx, "", "/", n, 0)
+}
