@@ -230,7 +230,7 @@ type keyLocator struct {
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	src, size, err := l.t.object(ctx, l.keys.key(coords))
+	src, size, err := l.t.object(ctx, l.keys.key(coords), true)
 	if err != nil || src == nil {
 		return engine.Chunk{Missing: src == nil && err == nil}, err
 	}
@@ -238,8 +238,10 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 }
 
 // object opens the object at key with its size; a nil source for an object
-// that does not exist.
-func (t *tree) object(ctx context.Context, key string) (source.Source, int64, error) {
+// that does not exist. Unless withSize is set, a remote object is opened
+// without learning its size (-1), which costs a request of its own: its
+// absence then shows when it is read.
+func (t *tree) object(ctx context.Context, key string, withSize bool) (source.Source, int64, error) {
 	v, err := t.st.Get(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, 0, nil
@@ -253,6 +255,9 @@ func (t *tree) object(ctx context.Context, key string) (source.Source, int64, er
 	src, err := t.env.Pool.Open(ctx, v.URL)
 	if err != nil {
 		return nil, 0, err
+	}
+	if !withSize {
+		return src, -1, nil
 	}
 	size, err := src.Size(ctx)
 	if driver.NotFound(err) {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/lindigo/lindi/codecs"
+	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -182,12 +183,14 @@ func (l *shardLocator) index(ctx context.Context, key string) (*shardIndex, erro
 
 // read reads and checks the index of the shard at key.
 func (l *shardLocator) read(ctx context.Context, key string) (source.Source, []uint64, error) {
-	src, size, err := l.t.object(ctx, key)
+	// An index at the start is read first, its answer telling the size
+	// (no request for it); one at the end needs the size first.
+	src, size, err := l.t.object(ctx, key, !l.spec.atStart)
 	if err != nil || src == nil {
 		return nil, nil, err
 	}
 	n := l.indexLen()
-	if size < n {
+	if size >= 0 && size < n {
 		return nil, nil, fmt.Errorf("%s: shard %s: %w: %d bytes, shorter than its %d-byte index", l.name, src.Name(), zarrmeta.ErrV3, size, n)
 	}
 	at := int64(0)
@@ -197,10 +200,18 @@ func (l *shardLocator) read(ctx context.Context, key string) (source.Source, []u
 	buf := make([]byte, n)
 	got, err := src.ReadAt(ctx, buf, at)
 	if got != len(buf) {
+		if driver.NotFound(err) {
+			return nil, nil, nil // a shard never written
+		}
 		if err == nil || errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, nil, fmt.Errorf("%s: shard %s: index: %w", l.name, src.Name(), err)
+		return nil, nil, fmt.Errorf("%s: shard %s: index of %d bytes at %d: %w", l.name, src.Name(), n, at, err)
+	}
+	if size < 0 {
+		if size, err = src.Size(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
 	entries, err := l.decode(buf, size)
 	if err != nil {
