@@ -82,7 +82,10 @@ func parseChain(cs []zarrmeta.V3Codec, ndim int, nested bool) (*chain, error) {
 		case stage == 1 && c.shard != nil:
 			return nil, fmt.Errorf("%w: codec %q after sharding_indexed is not supported", codecs.ErrUnknownCodec, cd.Name)
 		case stage == 0:
-			return nil, fmt.Errorf("%w: codec %q where an array→array or array→bytes codec must be (or an unknown codec)", codecs.ErrUnknownCodec, cd.Name)
+			if _, err := codecs.V3Config(cd.Name, cfg); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: bytes→bytes codec %q before the array→bytes codec (bytes, vlen-utf8 or sharding_indexed)", zarrmeta.ErrV3, cd.Name)
 		default:
 			b, err := codecs.V3Config(cd.Name, cfg)
 			if err != nil {
