@@ -166,8 +166,19 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		return fail(err)
 	}
 	d.DType, d.Fill = dt, fill
-	if dt.Kind == zarrmeta.KindObject {
-		d.Strings = &driver.StringInfo{Encoding: "utf-8"}
+	var items driver.Items
+	switch n.Attributes[attrDType] {
+	case nil:
+		if dt.Kind == zarrmeta.KindObject {
+			d.Strings = &driver.StringInfo{Encoding: "utf-8"}
+		}
+	case refDType:
+		if dt.Kind != zarrmeta.KindObject {
+			return fail(fmt.Errorf("%w: %s %q on a %s array", driver.ErrFormat, attrDType, refDType, a.DataType))
+		}
+		d.Ref, items = driver.ObjectRefs, refItems{}
+	default:
+		return fail(fmt.Errorf("%w: %s %v is not %q", driver.ErrFormat, attrDType, n.Attributes[attrDType], refDType))
 	}
 	pipe, err := inner.pipeline(t.env.Codecs, readChunks, dt.Size)
 	if err != nil {
@@ -185,7 +196,7 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 	d.Storage = &driver.Fixed{Array: &engine.Chunked{
 		Shape: shape, Chunks: chunks, ItemSize: dt.Size, Fill: fill.Bytes, FillObject: fill.Object,
 		Pipeline: pipe, Objects: dt.Kind == zarrmeta.KindObject, Locator: loc, Name: path,
-	}}
+	}, Items: items}
 	return d
 }
 

@@ -114,8 +114,9 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 	}
 	g := &driver.Group{Attrs: attrs(n.Attributes)}
 	if !t.dir {
+		// The members are found path by path; the links are known.
 		g.Finder = t
-		return g, nil
+		return g, t.addLinks(g, n.Attributes, path)
 	}
 	names, err := t.list(key)
 	if err != nil {
@@ -128,7 +129,7 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 		}
 		g.Links = append(g.Links, l)
 	}
-	return g, nil
+	return g, t.addLinks(g, n.Attributes, path)
 }
 
 // list returns the sorted subdirectories of the directory at key holding a
@@ -193,6 +194,7 @@ func (t *tree) consolidated(root *zarrmeta.V3Node) (*driver.Group, error) {
 		return paths[i] < paths[j]
 	})
 	groups := map[string]*driver.Group{"": {Attrs: attrs(root.Attributes)}}
+	attrsOf := map[string]map[string]any{"": root.Attributes}
 	for _, p := range paths {
 		if strings.Count(p, "/") > maxDepth {
 			return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", p, driver.ErrFormat, maxDepth)
@@ -214,13 +216,15 @@ func (t *tree) consolidated(root *zarrmeta.V3Node) (*driver.Group, error) {
 			node = t.dataset(p, "/"+p, n)
 		} else {
 			g := &driver.Group{Attrs: attrs(n.Attributes)}
-			groups[p] = g
+			groups[p], attrsOf[p] = g, n.Attributes
 			node = g
 		}
 		pg.Links = append(pg.Links, driver.Link{Name: name, Node: node})
 	}
-	for _, g := range groups {
-		sort.Slice(g.Links, func(i, j int) bool { return g.Links[i].Name < g.Links[j].Name })
+	for p, g := range groups {
+		if err := t.addLinks(g, attrsOf[p], "/"+p); err != nil {
+			return nil, err
+		}
 	}
 	return groups[""], nil
 }
@@ -233,15 +237,6 @@ func checkName(p string) error {
 		}
 	}
 	return nil
-}
-
-// attrs converts decoded JSON attributes into driver attribute values.
-func attrs(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func joinKey(dir, name string) string {

@@ -1,0 +1,163 @@
+package zarr3
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lindigo/lindi/internal/driver"
+)
+
+// The unified Zarr v3 convention of hdmf-zarr (≥ 0.14) and zarrshadow puts
+// what Zarr lacks in reserved attributes: links in a group's _LINKS, object
+// references as {"_REFERENCE": {"source", "path"}} attribute values and as
+// the target paths of string arrays marked _DTYPE "object_reference".
+const (
+	attrLinks     = "_LINKS"
+	attrDType     = "_DTYPE"
+	attrReference = "_REFERENCE"
+	refDType      = "object_reference"
+)
+
+// attrs converts decoded JSON attributes into driver attribute values:
+// _REFERENCE objects into driver.Refs; the reserved _LINKS and _DTYPE are
+// not attributes. A malformed reference is the attribute's value as an
+// error.
+func attrs(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k == attrLinks || k == attrDType {
+			continue
+		}
+		x, err := references(v)
+		if err != nil {
+			out[k] = fmt.Errorf("attribute %q: %w", k, err)
+			continue
+		}
+		out[k] = x
+	}
+	return out
+}
+
+// references turns the _REFERENCE objects in v (itself or in its lists)
+// into driver.Refs.
+func references(v any) (any, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		r, ok := v[attrReference]
+		if !ok || len(v) != 1 {
+			return v, nil
+		}
+		m, _ := r.(map[string]any)
+		p, ok := m["path"].(string)
+		if !ok || !strings.HasPrefix(p, "/") {
+			return nil, fmt.Errorf("%w: %s %v has no absolute \"path\"", driver.ErrFormat, attrReference, r)
+		}
+		if s, ok := m["source"]; ok && s != "." && s != nil {
+			return nil, fmt.Errorf("%w: %s into another file (source %v) is not supported", driver.ErrFormat, attrReference, s)
+		}
+		return driver.Ref{Path: p}, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			var err error
+			if out[i], err = references(x); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// links reads a group's _LINKS: soft links for a source of ".", external
+// links to the Zarr store source (relative to this store's root) otherwise.
+func (t *tree) links(m map[string]any) ([]driver.Link, error) {
+	raw, ok := m[attrLinks]
+	if !ok {
+		return nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s is not a list", driver.ErrFormat, attrLinks)
+	}
+	var out []driver.Link
+	for i, x := range list {
+		e, _ := x.(map[string]any)
+		name, _ := e["name"].(string)
+		path, _ := e["path"].(string)
+		src, _ := e["source"].(string)
+		if name == "" || strings.ContainsAny(name, "/") || path == "" || src == "" {
+			return nil, fmt.Errorf("%w: %s entry %d %v needs a name, a source and a path", driver.ErrFormat, attrLinks, i, x)
+		}
+		if src == "." {
+			out = append(out, driver.Link{Name: name, Kind: driver.SoftLink, Target: "/" + strings.TrimPrefix(path, "/")})
+			continue
+		}
+		file, err := t.resolve(src)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s entry %d: %v", driver.ErrFormat, attrLinks, i, err)
+		}
+		out = append(out, driver.Link{Name: name, Kind: driver.ExternalLink, Target: path, File: file})
+	}
+	return out, nil
+}
+
+// resolve resolves a source relative to the store's root.
+func (t *tree) resolve(src string) (string, error) {
+	if t.dir {
+		if filepath.IsAbs(src) {
+			return src, nil
+		}
+		return filepath.Join(t.root, filepath.FromSlash(src)), nil
+	}
+	base, err := url.Parse(t.root + "/")
+	if err != nil {
+		return "", err
+	}
+	ref, err := url.Parse(src)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(base.ResolveReference(ref).String(), "/"), nil
+}
+
+// addLinks adds a group's _LINKS to its members; a name both a member
+// and a link is an error.
+func (t *tree) addLinks(g *driver.Group, m map[string]any, path string) error {
+	ls, err := t.links(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for _, l := range ls {
+		for _, o := range g.Links {
+			if o.Name == l.Name {
+				return fmt.Errorf("%s: %w: %q is both a member and a link in %s", path, driver.ErrFormat, l.Name, attrLinks)
+			}
+		}
+		g.Links = append(g.Links, l)
+	}
+	sort.Slice(g.Links, func(i, j int) bool { return g.Links[i].Name < g.Links[j].Name })
+	return nil
+}
+
+// refItems turns the strings of an object_reference dataset into driver.Refs.
+type refItems struct{}
+
+func (refItems) Items(_ context.Context, _ []byte, objs []any) ([]any, []byte, error) {
+	for i, v := range objs {
+		p, ok := v.(string)
+		if !ok || !strings.HasPrefix(p, "/") && p != "" {
+			return nil, nil, fmt.Errorf("%w: element %d of an %s dataset is %v, not an absolute path", driver.ErrFormat, i, refDType, v)
+		}
+		if p == "" {
+			objs[i] = nil // the fill of a string array: no reference
+			continue
+		}
+		objs[i] = driver.Ref{Path: p}
+	}
+	return objs, nil, nil
+}
