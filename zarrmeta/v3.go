@@ -30,8 +30,10 @@ type V3Node struct {
 type V3Array struct {
 	// Shape is the array's shape (empty for a 0-d array).
 	Shape []int
-	// DataType is the data type's name ("int16", "float32", "string", …).
-	DataType string
+	// DataType is the data type as decoded JSON: a name ("int16",
+	// "float32", "string", …) or an extension's {"name", "configuration"}
+	// object; V3DType interprets it.
+	DataType any
 	// ChunkShape is the regular chunk grid's chunk shape.
 	ChunkShape []int
 	// KeyEncoding is "default" or "v2"; Separator its separator ("/" or ".").
@@ -167,11 +169,10 @@ func v3Array(m map[string]any) (*V3Array, error) {
 	if a.Shape, err = v3Ints(m["shape"], "shape", true); err != nil {
 		return nil, err
 	}
-	dt, ok := m["data_type"].(string)
-	if !ok {
-		return nil, fmt.Errorf("%w: data_type %s is not a name (extension data types are not supported)", ErrV3, jsonText(m["data_type"]))
+	a.DataType = m["data_type"]
+	if _, err := V3Named(a.DataType, "data_type"); err != nil {
+		return nil, err
 	}
-	a.DataType = dt
 	grid, err := V3Named(m["chunk_grid"], "chunk_grid")
 	if err != nil {
 		return nil, err
@@ -314,11 +315,24 @@ func Ints(v any, what string) ([]int, error) {
 	return out, nil
 }
 
-// V3DType returns the dtype of a Zarr v3 data type, its multi-byte numbers
-// in byte order (the bytes codec's endian): bool, int8…uint64, float16…64,
-// complex64 and complex128, "string" (an object dtype of strings) and raw
-// bits "r8", "r16", … (void).
-func V3DType(name string, order ByteOrder) (DType, error) {
+// V3DType returns the dtype of a Zarr v3 data type (decoded JSON: a name or
+// an extension's {"name", "configuration"}), its multi-byte numbers in byte
+// order (the bytes codec's endian): bool, int8…uint64, float16…64,
+// complex64 and complex128, "string" (an object dtype of strings), raw bits
+// "r8", "r16", … (void), and the extensions struct (and its legacy name
+// structured), numpy.datetime64 and numpy.timedelta64 (scale factor 1),
+// fixed_length_utf32.
+func V3DType(v any, order ByteOrder) (DType, error) { return v3DType(v, order, 0) }
+
+func v3DType(v any, order ByteOrder, depth int) (DType, error) {
+	if depth > maxDTypeDepth {
+		return DType{}, fmt.Errorf("%w: struct data types nested more than %d deep", ErrV3, maxDTypeDepth)
+	}
+	nc, err := V3Named(v, "data_type")
+	if err != nil {
+		return DType{}, err
+	}
+	name, cfg := nc.Name, nc.Configuration
 	sized := func(k Kind, n int) DType {
 		d := DType{Kind: k, Size: n}
 		if n > 1 {
@@ -345,6 +359,30 @@ func V3DType(name string, order ByteOrder) (DType, error) {
 		return d, nil
 	case "string":
 		return DType{Kind: KindObject, Size: 8}, nil
+	case "fixed_length_utf32":
+		n, ok := cfg["length_bytes"].(int64)
+		if !ok || n <= 0 || n%4 != 0 || n > maxItemSize {
+			return DType{}, fmt.Errorf("%w: fixed_length_utf32 length_bytes %s", ErrV3, jsonText(cfg["length_bytes"]))
+		}
+		return DType{Kind: KindUnicode, Size: int(n), Order: order}, nil
+	case "numpy.datetime64", "numpy.timedelta64", "datetime64", "timedelta64":
+		unit, _ := cfg["unit"].(string)
+		if unit == "μs" {
+			unit = "us"
+		}
+		if !timeUnits[unit] {
+			return DType{}, fmt.Errorf("%w: %s unit %s", ErrV3, name, jsonText(cfg["unit"]))
+		}
+		if sf, ok := cfg["scale_factor"]; ok && sf != int64(1) {
+			return DType{}, fmt.Errorf("%w: %s scale_factor %s is not supported (only 1)", ErrV3, name, jsonText(sf))
+		}
+		d := DType{Kind: KindDatetime, Size: 8, Order: order, Unit: unit}
+		if strings.HasSuffix(name, "timedelta64") {
+			d.Kind = KindTimedelta
+		}
+		return d, nil
+	case "struct", "structured":
+		return v3Struct(name, cfg, order, depth)
 	}
 	if bits, ok := strings.CutPrefix(name, "r"); ok {
 		if n, err := strconv.Atoi(bits); err == nil && n > 0 && n%8 == 0 && n <= 1<<20 {
@@ -352,6 +390,49 @@ func V3DType(name string, order ByteOrder) (DType, error) {
 		}
 	}
 	return DType{}, fmt.Errorf("%w: data_type %q is not supported", ErrV3, name)
+}
+
+// v3Struct reads a struct data type: fields packed in order, as objects
+// {"name", "data_type"} or, for the legacy name structured, [name, type]
+// pairs.
+func v3Struct(name string, cfg map[string]any, order ByteOrder, depth int) (DType, error) {
+	list, ok := cfg["fields"].([]any)
+	if !ok || len(list) == 0 {
+		return DType{}, fmt.Errorf("%w: %s data type needs a non-empty \"fields\" list", ErrV3, name)
+	}
+	d := DType{Kind: KindStruct}
+	seen := map[string]bool{}
+	for i, f := range list {
+		var fname string
+		var ftype any
+		switch f := f.(type) {
+		case map[string]any:
+			fname, _ = f["name"].(string)
+			ftype = f["data_type"]
+		case []any:
+			if len(f) == 2 {
+				fname, _ = f[0].(string)
+				ftype = f[1]
+			}
+		}
+		if fname == "" || ftype == nil || seen[fname] {
+			return DType{}, fmt.Errorf("%w: %s field %d %s needs a unique name and a data_type", ErrV3, name, i, jsonText(f))
+		}
+		seen[fname] = true
+		fd, err := v3DType(ftype, order, depth+1)
+		if err != nil {
+			return DType{}, fmt.Errorf("%s field %q: %w", name, fname, err)
+		}
+		if fd.Kind == KindObject {
+			return DType{}, fmt.Errorf("%w: %s field %q has the variable-length type string", ErrV3, name, fname)
+		}
+		d.Fields = append(d.Fields, Field{Name: fname, DType: fd, Offset: d.Size})
+		d.Size += fd.Size
+		if d.Size > maxItemSize {
+			return DType{}, fmt.Errorf("%w: %s of more than %d bytes", ErrV3, name, maxItemSize)
+		}
+	}
+	return d, nil
 }
 
 // V3Fill decodes a Zarr v3 fill_value for dtype d (from V3DType): exact
@@ -370,6 +451,16 @@ func V3Fill(v any, d DType) (Fill, error) {
 			return Fill{}, fmt.Errorf("%w: %s for a string array", ErrFill, jsonText(v))
 		}
 		return Fill{Object: s}, nil
+	case KindStruct:
+		b := make([]byte, d.Size)
+		if err := v3StructFill(b, v, d); err != nil {
+			return Fill{}, fmt.Errorf("%w: %s for %s: %v", ErrFill, jsonText(v), d, err)
+		}
+		return Fill{Bytes: b}, nil
+	case KindDatetime, KindTimedelta:
+		if v == "NaT" {
+			v = int64(math.MinInt64)
+		}
 	case KindVoid:
 		l, ok := v.([]any)
 		if !ok || len(l) != d.Size {
@@ -426,5 +517,29 @@ func v3Float(b []byte, order binary.ByteOrder, v any) error {
 		return fmt.Errorf("bad bit pattern: %v", err)
 	}
 	putUint(b, order, u)
+	return nil
+}
+
+// v3StructFill encodes a struct fill: an object of the fields' fills, or
+// (as zarr-python writes the legacy structured type) base64 of the item.
+func v3StructFill(b []byte, v any, d DType) error {
+	if _, ok := v.(string); ok {
+		return fillBase64(b, v, true)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("not an object of field values")
+	}
+	for _, f := range d.Fields {
+		fv, ok := m[f.Name]
+		if !ok {
+			return fmt.Errorf("no value for field %q", f.Name)
+		}
+		ff, err := V3Fill(fv, f.DType)
+		if err != nil {
+			return fmt.Errorf("field %q: %w", f.Name, err)
+		}
+		copy(b[f.Offset:], ff.Bytes)
+	}
 	return nil
 }

@@ -159,26 +159,40 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		return fail(err)
 	}
 	if (dt.Kind == zarrmeta.KindObject) != inner.object {
-		return fail(fmt.Errorf("%w: data type %s with codecs %v", zarrmeta.ErrV3, a.DataType, inner.ids))
+		return fail(fmt.Errorf("%w: data type %s with codecs %v", zarrmeta.ErrV3, dt, inner.ids))
 	}
 	fill, err := zarrmeta.V3Fill(a.FillValue, dt)
 	if err != nil {
 		return fail(err)
 	}
 	d.DType, d.Fill = dt, fill
+	// _DTYPE names the numpy type the array was written from ("float64",
+	// "str"); only "object_reference" changes how it reads.
 	var items driver.Items
-	switch n.Attributes[attrDType] {
-	case nil:
-		if dt.Kind == zarrmeta.KindObject {
-			d.Strings = &driver.StringInfo{Encoding: "utf-8"}
-		}
-	case refDType:
+	switch tag := n.Attributes[attrDType]; {
+	case tag == refDType:
 		if dt.Kind != zarrmeta.KindObject {
-			return fail(fmt.Errorf("%w: %s %q on a %s array", driver.ErrFormat, attrDType, refDType, a.DataType))
+			return fail(fmt.Errorf("%w: %s %q on a %s array", driver.ErrFormat, attrDType, refDType, dt))
 		}
 		d.Ref, items = driver.ObjectRefs, refItems{}
-	default:
-		return fail(fmt.Errorf("%w: %s %v is not %q", driver.ErrFormat, attrDType, n.Attributes[attrDType], refDType))
+	case dt.Kind == zarrmeta.KindObject:
+		d.Strings = &driver.StringInfo{Encoding: "utf-8"}
+	case dt.Kind == zarrmeta.KindStruct:
+		if d.DType, items, err = refFields(n.Attributes, dt); err != nil {
+			return fail(err)
+		}
+		if items != nil {
+			// The fill in the shown layout: a null reference for each
+			// reference field.
+			b := make([]byte, d.DType.Size)
+			for i, f := range d.DType.Fields {
+				if f.DType.Kind != zarrmeta.KindReference {
+					sf := dt.Fields[i]
+					copy(b[f.Offset:f.Offset+f.DType.Size], fill.Bytes[sf.Offset:])
+				}
+			}
+			d.Fill = zarrmeta.Fill{Bytes: b}
+		}
 	}
 	pipe, err := inner.pipeline(t.env.Codecs, readChunks, dt.Size)
 	if err != nil {

@@ -2,13 +2,17 @@ package zarr3
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // The unified Zarr v3 convention of hdmf-zarr (≥ 0.14) and zarrshadow puts
@@ -29,7 +33,7 @@ const (
 func attrs(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		if k == attrLinks || k == attrDType {
+		if k == attrLinks || k == attrDType || k == attrRefFields {
 			continue
 		}
 		x, err := references(v)
@@ -160,4 +164,136 @@ func (refItems) Items(_ context.Context, _ []byte, objs []any) ([]any, []byte, e
 		objs[i] = driver.Ref{Path: p}
 	}
 	return objs, nil, nil
+}
+
+// attrRefFields lists the fields of a struct array that hold references,
+// stored as the target paths in fixed_length_utf32 strings.
+const attrRefFields = "_REFERENCE_FIELDS"
+
+// refFields reads _REFERENCE_FIELDS for a struct dtype as stored, and
+// returns the dtype users see (those fields of the reference kind) with the
+// Items that build its rows.
+func refFields(m map[string]any, stored zarrmeta.DType) (zarrmeta.DType, driver.Items, error) {
+	raw, ok := m[attrRefFields]
+	if !ok {
+		return stored, nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok || stored.Kind != zarrmeta.KindStruct {
+		return stored, nil, fmt.Errorf("%w: %s %v on a %s array", driver.ErrFormat, attrRefFields, raw, stored)
+	}
+	refs := map[string]bool{}
+	for _, x := range list {
+		name, _ := x.(string)
+		f, ok := stored.Field(name)
+		if !ok || f.DType.Kind != zarrmeta.KindUnicode {
+			return stored, nil, fmt.Errorf("%w: %s names %v, not a string field of %s", driver.ErrFormat, attrRefFields, x, stored)
+		}
+		refs[name] = true
+	}
+	shown := zarrmeta.DType{Kind: zarrmeta.KindStruct}
+	for _, f := range stored.Fields {
+		switch f.DType.Kind {
+		case zarrmeta.KindBool, zarrmeta.KindInt, zarrmeta.KindUint, zarrmeta.KindFloat, zarrmeta.KindUnicode:
+		default:
+			return stored, nil, fmt.Errorf("%w: field %q of kind %s in a struct with reference fields", driver.ErrFormat, f.Name, f.DType.Kind)
+		}
+		if refs[f.Name] {
+			f.DType = zarrmeta.DType{Kind: zarrmeta.KindReference, Size: 8}
+		}
+		f.Offset = shown.Size
+		shown.Fields = append(shown.Fields, f)
+		shown.Size += f.DType.Size
+	}
+	return shown, rowItems{stored: stored, refs: refs}, nil
+}
+
+// rowItems turns the stored elements of a struct array with reference
+// fields into rows: one []any per element, a value per field.
+type rowItems struct {
+	stored zarrmeta.DType
+	refs   map[string]bool
+}
+
+func (r rowItems) Items(_ context.Context, raw []byte, _ []any) ([]any, []byte, error) {
+	size := r.stored.Size
+	if size == 0 || len(raw)%size != 0 {
+		return nil, nil, fmt.Errorf("%w: %d bytes of %s elements", driver.ErrFormat, len(raw), r.stored)
+	}
+	out := make([]any, len(raw)/size)
+	for i := range out {
+		row := make([]any, len(r.stored.Fields))
+		for j, f := range r.stored.Fields {
+			b := raw[i*size+f.Offset : i*size+f.Offset+f.DType.Size]
+			v, err := fieldValue(b, f.DType)
+			if err != nil {
+				return nil, nil, fmt.Errorf("element %d field %q: %w", i, f.Name, err)
+			}
+			if r.refs[f.Name] {
+				p := v.(string)
+				switch {
+				case p == "":
+					v = nil
+				case strings.HasPrefix(p, "/"):
+					v = driver.Ref{Path: p}
+				default:
+					return nil, nil, fmt.Errorf("%w: element %d field %q: reference %q is not an absolute path", driver.ErrFormat, i, f.Name, p)
+				}
+			}
+			row[j] = v
+		}
+		out[i] = row
+	}
+	return out, nil, nil
+}
+
+// fieldValue decodes one field of a stored element.
+func fieldValue(b []byte, dt zarrmeta.DType) (any, error) {
+	var order binary.ByteOrder = binary.LittleEndian
+	if dt.Order == zarrmeta.BigEndian {
+		order = binary.BigEndian
+	}
+	uint := func() uint64 {
+		switch len(b) {
+		case 1:
+			return uint64(b[0])
+		case 2:
+			return uint64(order.Uint16(b))
+		case 4:
+			return uint64(order.Uint32(b))
+		}
+		return order.Uint64(b)
+	}
+	switch dt.Kind {
+	case zarrmeta.KindBool:
+		return b[0] != 0, nil
+	case zarrmeta.KindUint:
+		u := uint()
+		if u > math.MaxInt64 {
+			return u, nil
+		}
+		return int64(u), nil
+	case zarrmeta.KindInt:
+		shift := 64 - 8*len(b)
+		return int64(uint()<<shift) >> shift, nil
+	case zarrmeta.KindFloat:
+		switch len(b) {
+		case 2:
+			return zarrmeta.Float16(uint16(uint())), nil
+		case 4:
+			return float64(math.Float32frombits(uint32(uint()))), nil
+		}
+		return math.Float64frombits(uint()), nil
+	case zarrmeta.KindUnicode:
+		var sb strings.Builder
+		for i := 0; i+4 <= len(b); i += 4 {
+			r := rune(order.Uint32(b[i:]))
+			if !utf8.ValidRune(r) {
+				return nil, fmt.Errorf("%w: invalid code point %#x", driver.ErrFormat, uint32(r))
+			}
+			sb.WriteRune(r)
+		}
+		return strings.TrimRight(sb.String(), "\x00"), nil
+	}
+	return nil, fmt.Errorf("%w: field kind %s", driver.ErrFormat, dt.Kind)
 }

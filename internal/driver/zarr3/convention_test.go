@@ -34,7 +34,8 @@ func conventionStore(t *testing.T) string {
 		"data/zarr.json": rootGroup,
 		"data/values/zarr.json": `{"zarr_format": 3, "node_type": "array", "shape": [3], "data_type": "int32",
 			"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [3]}},
-			"chunk_key_encoding": {"name": "default"}, "fill_value": 5, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}`,
+			"chunk_key_encoding": {"name": "default"}, "fill_value": 5, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+			"attributes": {"_DTYPE": "int32"}}`,
 		"data/refs/zarr.json": `{"zarr_format": 3, "node_type": "array", "shape": [3], "data_type": "string",
 			"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [3]}},
 			"chunk_key_encoding": {"name": "default"}, "fill_value": "", "codecs": [{"name": "vlen-utf8"}],
@@ -87,7 +88,7 @@ func testConvention(t *testing.T, f *h5.File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if refs.Attrs().Has("_DTYPE") {
+	if refs.Attrs().Has("_DTYPE") || d.Attrs().Has("_DTYPE") {
 		t.Error("_DTYPE is listed as an attribute")
 	}
 	a, err := refs.Read(ctx, selection.Selection{selection.All()})
