@@ -89,3 +89,20 @@ func TestZarr3LsInfo(t *testing.T) {
 		t.Errorf("cat: exit %d: %s%s", code, out, stderr)
 	}
 }
+
+// TestBenchZarr3 runs the sharded benchmark at zero latency: every read
+// works and reports its requests.
+func TestBenchZarr3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 16 MiB store")
+	}
+	code, out, stderr := lindi("bench", "zarr3", "-latency", "0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"full read", "strided, one inner chunk a shard", "a small box"} {
+		if strings.Count(out, want) != 2 {
+			t.Errorf("no two %q rows:\n%s", want, out)
+		}
+	}
+}
