@@ -128,6 +128,10 @@ func identity(p []int) bool {
 	return true
 }
 
+// maxIndexEntries bounds the inner chunks of a shard, and so the size of
+// its index (16 bytes an entry: 256 MiB).
+const maxIndexEntries = 1 << 24
+
 // dataset builds the dataset of an array node at key. An array this package
 // cannot read (an unknown codec, say) is a dataset whose Err says why; the
 // rest of the store reads.
@@ -149,6 +153,12 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		for i := range readChunks {
 			if a.ChunkShape[i]%readChunks[i] != 0 {
 				return fail(fmt.Errorf("%w: shard shape %v is not a multiple of the inner chunk shape %v", zarrmeta.ErrV3, a.ChunkShape, readChunks))
+			}
+		}
+		entries := 1
+		for i := range readChunks {
+			if entries *= a.ChunkShape[i] / readChunks[i]; entries > maxIndexEntries {
+				return fail(fmt.Errorf("%w: shards of %v inner chunks of %v: more than %d a shard", zarrmeta.ErrV3, a.ChunkShape, readChunks, maxIndexEntries))
 			}
 		}
 		d.Chunks = slices.Clone(readChunks)
