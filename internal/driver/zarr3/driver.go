@@ -1,9 +1,22 @@
 // Package zarr3 is the driver of Zarr v3 stores: a local directory or a URL,
 // with or without consolidated metadata in the root zarr.json, arrays
 // sharded (sharding_indexed) or not. It locates keys through package store
-// (its directory and HTTP key spaces) and reads chunks through the engine;
-// in a sharded array the engine's chunks are the inner chunks, located in
-// their shard by the shard's index, read once per shard.
+// (its directory and HTTP key spaces) and reads chunks through the engine.
+//
+// In a sharded array the engine's chunks are the inner chunks: the locator
+// reads a shard's index on the first use of the shard (one read, shared by
+// concurrent locates, kept; checked against its crc32c and the shard's
+// size) and gives each inner chunk's byte range within the shard file, so
+// that the fetcher coalesces neighbouring inner chunks into one request. A
+// missing shard, and an index entry of 2^64-1, are fill. An index at the
+// start of a shard costs one request over HTTP; one at the end two (the
+// size first: io/source has no suffix range), in one round for all the
+// shards a read touches. Nested sharding is refused.
+//
+// The unified Zarr v3 convention of hdmf-zarr ≥ 0.14 and zarrshadow is read
+// too: _LINKS, _REFERENCE attribute values, _DTYPE "object_reference"
+// datasets and struct arrays with _REFERENCE_FIELDS (see convention.go). A
+// store whose root is an array reads as a root group holding it as "data".
 package zarr3
 
 import (
@@ -78,7 +91,8 @@ func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) 
 		return nil, fmt.Errorf("%s/%s: %w: %w", t.st.Name(), metaName, driver.ErrFormat, err)
 	}
 	if n.Array != nil {
-		// A store whose root is an array: the file is a group holding it.
+		// A store whose root is an array: the file is a group holding it
+		// as "data" (h5 files are rooted in a group).
 		d := t.dataset("", "/", n)
 		return &driver.Group{Attrs: map[string]any{}, Links: []driver.Link{{Name: "data", Node: d}}}, nil
 	}

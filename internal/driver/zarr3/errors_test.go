@@ -213,3 +213,27 @@ func TestAttributes(t *testing.T) {
 		t.Errorf("bare -Infinity: %v, %v", x, err)
 	}
 }
+
+// TestRootArray opens a store whose root is an array: it reads as the
+// member "data" of a root group.
+func TestRootArray(t *testing.T) {
+	dir := writeStore(t, map[string]string{
+		"zarr.json": array(`[{"name": "bytes", "configuration": {"endian": "little"}}]`, `"attributes": {"units": "mV"}`),
+		"c/1":       "\x01\x00\x02\x00\x03\x00\x04\x00",
+	})
+	f, err := h5.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.Dataset(ctx, "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := d.Attrs().String("units"); err != nil || u != "mV" {
+		t.Errorf("units %q, %v", u, err)
+	}
+	got, err := h5.Read[int16](ctx, d, selection.Selection{selection.All()})
+	if err != nil || !reflect.DeepEqual(got.Data, []int16{7, 7, 7, 7, 1, 2, 3, 4}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}
