@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/selection"
 )
 
@@ -133,4 +134,14 @@ func TestRemoteShardRequests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestS3Conformance reads every case from both stores named by s3:// URLs,
+// through an endpoint serving the fixtures as bucket "lab".
+func TestS3Conformance(t *testing.T) {
+	files := http.StripPrefix("/us-east-2/lab", http.FileServer(http.Dir(fixtures)))
+	srv := httptest.NewServer(files)
+	t.Cleanup(srv.Close)
+	opt := h5.WithSourceOptions(source.WithS3Endpoint(srv.URL+"/{region}/{bucket}"), source.WithS3Region("us-east-2"))
+	runCases(t, func(name string) (*h5.File, error) { return h5.Open(ctx, "s3://lab/"+name, opt) })
 }
