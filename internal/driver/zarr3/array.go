@@ -28,8 +28,8 @@ type chain struct {
 }
 
 // parseChain interprets a codec chain for chunks of ndim dimensions.
-// nested is set inside a sharding codec.
-func parseChain(cs []zarrmeta.V3Codec, ndim int, nested bool) (*chain, error) {
+// depth counts the sharding codecs it is nested in.
+func parseChain(cs []zarrmeta.V3Codec, ndim int, depth int) (*chain, error) {
 	c := &chain{order: zarrmeta.LittleEndian}
 	stage := 0 // 0: array→array, 1: bytes→bytes
 	for _, cd := range cs {
@@ -70,10 +70,10 @@ func parseChain(cs []zarrmeta.V3Codec, ndim int, nested bool) (*chain, error) {
 			c.object = true
 			stage = 1
 		case stage == 0 && cd.Name == "sharding_indexed":
-			if nested {
-				return nil, fmt.Errorf("%w: nested sharding_indexed is not supported", codecs.ErrUnknownCodec)
+			if depth >= maxShardLevels {
+				return nil, fmt.Errorf("%w: sharding_indexed nested more than %d deep", zarrmeta.ErrV3, maxShardLevels)
 			}
-			s, err := parseShard(cfg, ndim)
+			s, err := parseShard(cfg, ndim, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -128,6 +128,9 @@ func identity(p []int) bool {
 	return true
 }
 
+// maxShardLevels bounds the nesting of sharding_indexed codecs.
+const maxShardLevels = 8
+
 // maxIndexEntries bounds the inner chunks of a shard, and so the size of
 // its index (16 bytes an entry: 256 MiB).
 const maxIndexEntries = 1 << 24
@@ -142,27 +145,35 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		d.Err = fmt.Errorf("%s: %w", path, err)
 		return d
 	}
-	c, err := parseChain(a.Codecs, len(a.Shape), false)
+	c, err := parseChain(a.Codecs, len(a.Shape), 0)
 	if err != nil {
 		return fail(err)
 	}
 	d.Codecs = c.ids
 	inner, readChunks := c, a.ChunkShape
-	if c.shard != nil {
-		inner, readChunks = c.shard.inner, c.shard.chunks
-		for i := range readChunks {
-			if a.ChunkShape[i]%readChunks[i] != 0 {
-				return fail(fmt.Errorf("%w: shard shape %v is not a multiple of the inner chunk shape %v", zarrmeta.ErrV3, a.ChunkShape, readChunks))
+	var specs []*shardSpec
+	for inner.shard != nil {
+		s := inner.shard
+		for i := range s.chunks {
+			if readChunks[i]%s.chunks[i] != 0 {
+				return fail(fmt.Errorf("%w: shard shape %v is not a multiple of the inner chunk shape %v", zarrmeta.ErrV3, readChunks, s.chunks))
 			}
 		}
 		entries := 1
-		for i := range readChunks {
-			if entries *= a.ChunkShape[i] / readChunks[i]; entries > maxIndexEntries {
-				return fail(fmt.Errorf("%w: shards of %v inner chunks of %v: more than %d a shard", zarrmeta.ErrV3, a.ChunkShape, readChunks, maxIndexEntries))
+		for i := range s.chunks {
+			if entries *= readChunks[i] / s.chunks[i]; entries > maxIndexEntries {
+				return fail(fmt.Errorf("%w: shards of %v inner chunks of %v: more than %d a shard", zarrmeta.ErrV3, readChunks, s.chunks, maxIndexEntries))
 			}
 		}
-		d.Chunks = slices.Clone(readChunks)
+		if len(specs) >= maxShardLevels {
+			return fail(fmt.Errorf("%w: sharding nested more than %d deep", zarrmeta.ErrV3, maxShardLevels))
+		}
+		specs = append(specs, s)
+		inner, readChunks = s.inner, s.chunks
 		d.Codecs = append(d.Codecs, inner.ids...)
+	}
+	if specs != nil {
+		d.Chunks = slices.Clone(readChunks)
 	}
 	dt, err := zarrmeta.V3DType(a.DataType, inner.order)
 	if err != nil {
@@ -215,7 +226,7 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 	keys := chunkKeys{prefix: key, sep: a.Separator, v2: a.KeyEncoding == "v2", scalar: d.Scalar}
 	var loc engine.Locator = &keyLocator{t: t, keys: keys}
 	if c.shard != nil {
-		loc = newShardLocator(t, keys, c.shard, a.ChunkShape, path)
+		loc = newShardLocator(t, keys, specs, a.ChunkShape, path)
 	}
 	d.Storage = &driver.Fixed{Array: &engine.Chunked{
 		Shape: shape, Chunks: chunks, ItemSize: dt.Size, Fill: fill.Bytes, FillObject: fill.Object,

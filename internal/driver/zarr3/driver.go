@@ -11,7 +11,9 @@
 // missing shard, and an index entry of 2^64-1, are fill. An index at the
 // start of a shard costs one request over HTTP; one at the end two (the
 // size first: io/source has no suffix range), in one round for all the
-// shards a read touches. Nested sharding is refused.
+// shards a read touches. Sharding may nest (up to 8 levels): an inner
+// chunk that is itself a shard has its index read, within the outer shard's
+// file, on first use (one more round).
 //
 // The unified Zarr v3 convention of hdmf-zarr ≥ 0.14 and zarrshadow is read
 // too: _LINKS, _REFERENCE attribute values, _DTYPE "object_reference"

@@ -237,3 +237,83 @@ func TestRootArray(t *testing.T) {
 		t.Fatalf("got %v, %v", got, err)
 	}
 }
+
+// index encodes a shard index of (offset, nbytes) pairs, little-endian with
+// a crc32c.
+func index(pairs ...uint64) []byte {
+	var b []byte
+	for _, p := range pairs {
+		b = binary.LittleEndian.AppendUint64(b, p)
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)))
+}
+
+func u16s(vs ...uint16) []byte {
+	var b []byte
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint16(b, v)
+	}
+	return b
+}
+
+// TestNestedSharding reads an array of 16 in one shard of two chunks of 8,
+// each a shard of two inner chunks of 4 (index at its start in the first,
+// at its end in the second): one inner chunk missing, one nested shard
+// missing, and a 0-d sharded array.
+func TestNestedSharding(t *testing.T) {
+	const m = math.MaxUint64
+	doc := func(shape, outer, mid, inner string) string {
+		return `{"zarr_format": 3, "node_type": "array", "shape": ` + shape + `, "data_type": "uint16",
+		"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": ` + outer + `}},
+		"chunk_key_encoding": {"name": "default"}, "fill_value": 9,
+		"codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": ` + mid + `,
+			"index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+			"codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": ` + inner + `, "index_location": "start",
+				"index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+				"codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}]}}]}`
+	}
+	// The first nested shard: its index (36 bytes) at the start, then inner chunk 1; chunk 0 is missing.
+	sub0 := append(index(m, m, 36, 8), u16s(4, 5, 6, 7)...)
+	// The outer shard: the nested shard 0, then its index; nested shard 1 missing.
+	outer := append(append([]byte(nil), sub0...), index(0, uint64(len(sub0)), m, m)...)
+	// The second outer shard: nested shard 0 missing, nested shard 1 with both inner chunks.
+	sub1 := append(index(36, 8, 44, 8), u16s(8, 9, 10, 11, 12, 13, 14, 15)...)
+	outer2 := append(append([]byte(nil), sub1...), index(m, m, 0, uint64(len(sub1)))...)
+	scalar := append(index(20, 2), u16s(42)...) // a 1-entry index is 20 bytes
+	dir := writeStore(t, map[string]string{
+		"zarr.json":   rootGroup,
+		"a/zarr.json": doc("[32]", "[16]", "[8]", "[4]"),
+		"a/c/0":       string(outer),
+		"a/c/1":       string(outer2),
+		"s/zarr.json": doc("[]", "[]", "[]", "[]"),
+		"s/c":         string(append(append([]byte(nil), scalar...), index(0, uint64(len(scalar)))...)),
+	})
+	f, err := h5.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.Dataset(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Err(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := h5.Read[uint16](ctx, d, selection.Selection{selection.All()})
+	want := []uint16{9, 9, 9, 9, 4, 5, 6, 7, 9, 9, 9, 9, 9, 9, 9, 9,
+		9, 9, 9, 9, 9, 9, 9, 9, 8, 9, 10, 11, 12, 13, 14, 15}
+	if err != nil || !reflect.DeepEqual(got.Data, want) {
+		t.Fatalf("got %v, %v\nwant %v", got, err, want)
+	}
+	if !reflect.DeepEqual(d.Chunks(), []int{4}) {
+		t.Errorf("chunks %v", d.Chunks())
+	}
+	s, err := f.Dataset(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := h5.Read[uint16](ctx, s, nil)
+	if err != nil || !reflect.DeepEqual(sv.Data, []uint16{42}) {
+		t.Fatalf("scalar %v, %v", sv, err)
+	}
+}
