@@ -9,6 +9,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"text/tabwriter"
 	"time"
@@ -51,18 +53,32 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency of every request")
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")
 	concurrency := fs.Int("concurrency", fetch.DefaultConcurrency, "requests in flight")
+	write := fs.String("write", "", "write the stores (end.zarr, start.zarr) into this directory, for other readers, and stop")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *latency < 0 || *bandwidth < 0 || *concurrency <= 0 {
-		return usagef("bench zarr3 takes only flags: -latency D -bandwidth MB/s -concurrency N")
+		return usagef("bench zarr3 takes only flags: -latency D -bandwidth MB/s -concurrency N -write DIR")
 	}
 	files := map[string][]byte{}
 	for _, start := range []bool{false, true} {
 		if err := z3Store(files, start); err != nil {
 			return err
 		}
+	}
+	if *write != "" {
+		for name, b := range files {
+			p := filepath.Join(*write, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "wrote %d files to %s\n", len(files), *write)
+		return nil
 	}
 	fast, err := newBenchServer(files, netsim.Config{Bandwidth: int64(*bandwidth * 1e6)})
 	if err != nil {
