@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/io/source"
@@ -144,4 +145,63 @@ func TestS3Conformance(t *testing.T) {
 	t.Cleanup(srv.Close)
 	opt := h5.WithSourceOptions(source.WithS3Endpoint(srv.URL+"/{region}/{bucket}"), source.WithS3Region("us-east-2"))
 	runCases(t, func(name string) (*h5.File, error) { return h5.Open(ctx, "s3://lab/"+name, opt) })
+}
+
+// barrier holds requests for the shards until n of them are in flight,
+// then lets that round through: a reader that asked for one shard's index
+// or chunks only after another's answer would never fill a round.
+type barrier struct {
+	mu      sync.Mutex
+	n       int
+	waiting int
+	release chan struct{}
+	rounds  int
+	h       http.Handler
+}
+
+func (b *barrier) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.Contains(r.URL.Path, "/c/") {
+		b.mu.Lock()
+		if b.release == nil {
+			b.release = make(chan struct{})
+		}
+		ch := b.release
+		if b.waiting++; b.waiting == b.n {
+			b.waiting, b.release = 0, nil
+			b.rounds++
+			close(ch)
+		}
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-time.After(20 * time.Second): // a safety net only: a serial reader never fills the round
+			http.Error(w, "round never filled", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	b.h.ServeHTTP(w, r)
+}
+
+// TestShardRounds checks that a read of 16 inner chunks in 2 shards (index
+// at the start) costs 2 rounds of requests: both indexes at once, then both
+// shards' chunks at once.
+func TestShardRounds(t *testing.T) {
+	b := &barrier{n: 2, h: http.FileServer(http.Dir(fixtures))}
+	srv := httptest.NewServer(b)
+	t.Cleanup(srv.Close)
+	f, err := h5.Open(ctx, srv.URL+"/fixture-consolidated.zarr3", h5.WithSourceOptions(source.WithRetry(source.Retry{MaxAttempts: 1, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, MaxElapsed: time.Minute})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.Dataset(ctx, "sharding/start_zstd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := selection.Parse("0:16, 0:24, :")
+	if _, err := d.Read(ctx, sel); err != nil {
+		t.Fatal(err)
+	}
+	if b.rounds != 2 {
+		t.Errorf("%d rounds, want 2", b.rounds)
+	}
 }
