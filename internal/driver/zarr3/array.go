@@ -219,6 +219,14 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 	if err != nil {
 		return fail(err)
 	}
+	if v, ok := n.Attributes[attrExternal]; ok {
+		link, err := zarrmeta.ParseExternalArrayLink(v)
+		if err != nil {
+			return fail(fmt.Errorf("%w: %w", driver.ErrFormat, err))
+		}
+		d.Storage = &external{t: t, path: path, link: link}
+		return d
+	}
 	shape, chunks := a.Shape, readChunks
 	if d.Scalar {
 		shape, chunks, d.Chunks = []int{1}, []int{1}, []int{}

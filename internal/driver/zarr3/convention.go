@@ -9,16 +9,22 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/hdf5"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // The unified Zarr v3 convention of hdmf-zarr (≥ 0.14) and zarrshadow puts
 // what Zarr lacks in reserved attributes: links in a group's _LINKS, object
 // references as {"_REFERENCE": {"source", "path"}} attribute values and as
-// the target paths of string arrays marked _DTYPE "object_reference".
+// the target paths of string arrays marked _DTYPE "object_reference", and
+// reference fields of struct arrays in _REFERENCE_FIELDS; LINDI's
+// _EXTERNAL_ARRAY_LINK names an HDF5 dataset holding an array's data (a
+// relative url resolves against the store's root).
 const (
 	attrLinks     = "_LINKS"
 	attrDType     = "_DTYPE"
@@ -33,7 +39,7 @@ const (
 func attrs(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		if k == attrLinks || k == attrDType || k == attrRefFields {
+		if k == attrLinks || k == attrDType || k == attrRefFields || k == attrExternal {
 			continue
 		}
 		x, err := references(v)
@@ -296,4 +302,44 @@ func fieldValue(b []byte, dt zarrmeta.DType) (any, error) {
 		return strings.TrimRight(sb.String(), "\x00"), nil
 	}
 	return nil, fmt.Errorf("%w: field kind %s", driver.ErrFormat, dt.Kind)
+}
+
+// attrExternal is LINDI's _EXTERNAL_ARRAY_LINK, which the convention keeps:
+// the array has no chunks of its own, its data is a dataset of an HDF5 file.
+const attrExternal = zarrmeta.AttrExternalArrayLink
+
+// external reads an _EXTERNAL_ARRAY_LINK dataset from its HDF5 file, opened
+// on first use; a failure is not kept.
+type external struct {
+	t    *tree
+	path string
+	link zarrmeta.ExternalArrayLink
+
+	mu sync.Mutex
+	st *driver.Stored
+}
+
+func (e *external) Stored(ctx context.Context) (*driver.Stored, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.st != nil {
+		return e.st, nil
+	}
+	file, err := e.t.resolve(e.link.URL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s url %q: %v", driver.ErrFormat, attrExternal, e.link.URL, err)
+	}
+	d, err := hdf5.External(ctx, e.t.env, file, e.link.Name, e.path)
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, source.Redact(file), err)
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	st, err := d.Storage.Stored(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.st = st
+	return st, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -105,5 +107,74 @@ func testConvention(t *testing.T, f *h5.File) {
 	}
 	if ds, ok := o.(*h5.Dataset); !ok || ds.Shape()[0] != 3 {
 		t.Errorf("deref /lnk: %#v", o)
+	}
+}
+
+// TestExternalArrayLink reads an array whose data is a dataset of an HDF5
+// file (LINDI's _EXTERNAL_ARRAY_LINK), named by an absolute and by a
+// relative path.
+func TestExternalArrayLink(t *testing.T) {
+	h5file, err := filepath.Abs("../../../testdata/conformance/fixture.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hf, err := h5.Open(ctx, h5file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hf.Close()
+	hd, err := hf.Dataset(ctx, "acquisition/ElectricalSeries/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := selection.Selection{selection.All()}
+	want, err := h5.Read[int16](ctx, hd, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rel, err := filepath.Rel(dir, h5file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(url string) string {
+		return `{"zarr_format": 3, "node_type": "array", "shape": [5946, 24], "data_type": "int16",
+		"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [689, 24]}},
+		"chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+		"attributes": {"_EXTERNAL_ARRAY_LINK": {"link_type": "hdf5_dataset", "url": "` + url + `", "name": "acquisition/ElectricalSeries/data"}}}`
+	}
+	for name, content := range map[string]string{"zarr.json": rootGroup, "abs/zarr.json": doc(h5file), "rel/zarr.json": doc(filepath.ToSlash(rel)),
+		"bad/zarr.json": strings.Replace(doc(h5file), "hdf5_dataset", "tiff", 1)} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := h5.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"abs", "rel"} {
+		d, err := f.Dataset(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Attrs().Has("_EXTERNAL_ARRAY_LINK") {
+			t.Errorf("%s: _EXTERNAL_ARRAY_LINK is listed as an attribute", p)
+		}
+		got, err := h5.Read[int16](ctx, d, all)
+		if err != nil || !reflect.DeepEqual(got.Data, want.Data) {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	d, err := f.Dataset(ctx, "bad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Err(); err == nil || !strings.Contains(err.Error(), `"tiff"`) {
+		t.Errorf("bad link type: %v", err)
 	}
 }
