@@ -116,7 +116,8 @@ func (t *tree) links(m map[string]any) ([]driver.Link, error) {
 	return out, nil
 }
 
-// resolve resolves a source relative to the store's root.
+// resolve resolves a source relative to the store's root; a remote store's
+// must be a URL.
 func (t *tree) resolve(src string) (string, error) {
 	if t.dir {
 		if filepath.IsAbs(src) {
@@ -132,7 +133,12 @@ func (t *tree) resolve(src string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimRight(base.ResolveReference(ref).String(), "/"), nil
+	out := strings.TrimRight(base.ResolveReference(ref).String(), "/")
+	if !source.IsURL(out) {
+		// A remote store never makes the reader open a local file.
+		return "", fmt.Errorf("%q from a remote store is not an http(s) or s3 URL", src)
+	}
+	return out, nil
 }
 
 // addLinks adds a group's _LINKS to its members; a name both a member

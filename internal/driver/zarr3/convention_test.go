@@ -178,3 +178,40 @@ func TestExternalArrayLink(t *testing.T) {
 		t.Errorf("bad link type: %v", err)
 	}
 }
+
+// TestRemoteNamesNoLocalFile checks that a remote store's external links
+// and array links cannot name local files.
+func TestRemoteNamesNoLocalFile(t *testing.T) {
+	h5file, err := filepath.Abs("../../../testdata/conformance/fixture.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeStore(t, map[string]string{
+		"zarr.json": `{"zarr_format": 3, "node_type": "group", "attributes": {
+			"_LINKS": [{"name": "ext", "source": "file://` + h5file + `", "path": "/x"}]}}`,
+		"a/zarr.json": `{"zarr_format": 3, "node_type": "array", "shape": [5946, 24], "data_type": "int16",
+			"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [689, 24]}},
+			"chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": ["bytes"],
+			"attributes": {"_EXTERNAL_ARRAY_LINK": {"link_type": "hdf5_dataset", "url": "file://` + h5file + `", "name": "acquisition/ElectricalSeries/data"}}}`,
+	})
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	if _, err := h5.Open(ctx, srv.URL); err == nil || !strings.Contains(err.Error(), "not an http(s) or s3 URL") {
+		t.Fatalf("open: %v", err)
+	}
+	// Without the link, the array alone.
+	if err := os.WriteFile(filepath.Join(dir, "zarr.json"), []byte(rootGroup), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := h5.Open(ctx, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.Dataset(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Read(ctx, nil); err == nil || !strings.Contains(err.Error(), "not an http(s) or s3 URL") {
+		t.Errorf("read: %v", err)
+	}
+}
