@@ -13,4 +13,5 @@ import (
 	_ "github.com/lindigo/lindi/internal/driver/hdf5"
 	_ "github.com/lindigo/lindi/internal/driver/lindi"
 	_ "github.com/lindigo/lindi/internal/driver/zarr"
+	_ "github.com/lindigo/lindi/internal/driver/zarr3"
 )

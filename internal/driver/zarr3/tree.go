@@ -1,0 +1,254 @@
+package zarr3
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/io/source"
+	"github.com/lindigo/lindi/store"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// maxDepth bounds the nesting of groups, against hostile stores.
+const maxDepth = 256
+
+// tree builds the hierarchy of a store.
+type tree struct {
+	env  *driver.Env
+	st   store.Store
+	dir  bool   // a local directory: chunks are files of their own
+	root string // the store's directory or base URL
+}
+
+// meta reads the metadata document at key; an absent one is an error
+// wrapping store.ErrNotFound.
+func (t *tree) meta(ctx context.Context, key string) ([]byte, error) {
+	v, err := t.st.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	limit := t.env.MetadataLimit()
+	if t.dir {
+		if v.Len > limit {
+			return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", v.URL, driver.ErrFormat, v.Len, limit)
+		}
+		b, err := os.ReadFile(v.URL)
+		if err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	src, err := t.env.Pool.Open(ctx, v.URL)
+	if err != nil {
+		return nil, err
+	}
+	b, err := readAll(ctx, src, limit)
+	if driver.NotFound(err) {
+		return nil, fmt.Errorf("%w: %w", store.ErrNotFound, err)
+	}
+	return b, err
+}
+
+// firstRead is how much of a remote document of unknown size the first
+// request asks for; its answer tells the size of a longer one.
+const firstRead = 1 << 20
+
+// readAll reads the whole remote object src, of at most limit bytes.
+func readAll(ctx context.Context, src source.Source, limit int64) ([]byte, error) {
+	buf := make([]byte, firstRead)
+	got, err := src.ReadAt(ctx, buf, 0)
+	switch {
+	case errors.Is(err, io.EOF):
+		return buf[:got], nil
+	case err != nil:
+		return nil, err
+	}
+	size, err := src.Size(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if size > limit {
+		return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", src.Name(), driver.ErrFormat, size, limit)
+	}
+	all := make([]byte, size)
+	copy(all, buf)
+	if size > firstRead {
+		n, err := src.ReadAt(ctx, all[firstRead:], firstRead)
+		if n != len(all)-firstRead {
+			if err == nil || errors.Is(err, io.EOF) {
+				err = fmt.Errorf("%s: %w", src.Name(), io.ErrUnexpectedEOF)
+			}
+			return nil, err
+		}
+	}
+	return all, nil
+}
+
+// node reads and parses the zarr.json at key ("" for the root).
+func (t *tree) node(ctx context.Context, key string) (*zarrmeta.V3Node, error) {
+	mk := joinKey(key, metaName)
+	b, err := t.meta(ctx, mk)
+	if err != nil {
+		return nil, err
+	}
+	n, err := zarrmeta.ParseV3(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w: %w", t.st.Name(), mk, driver.ErrFormat, err)
+	}
+	return n, nil
+}
+
+// group builds the group at key from its parsed document: in a directory
+// with its members read now, over HTTP (which cannot list) with a Finder
+// that reads members as paths name them.
+func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, depth int) (*driver.Group, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
+	}
+	g := &driver.Group{Attrs: attrs(n.Attributes)}
+	if !t.dir {
+		// The members are found path by path; the links are known.
+		g.Finder = t
+		return g, t.addLinks(g, n.Attributes, path)
+	}
+	names, err := t.list(key)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		l, err := t.child(ctx, key, path, name, depth)
+		if err != nil {
+			return nil, err
+		}
+		g.Links = append(g.Links, l)
+	}
+	return g, t.addLinks(g, n.Attributes, path)
+}
+
+// list returns the sorted subdirectories of the directory at key holding a
+// zarr.json.
+func (t *tree) list(key string) ([]string, error) {
+	dir := filepath.Join(t.root, filepath.FromSlash(key))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("zarr3: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		st, err := os.Stat(filepath.Join(dir, e.Name(), metaName))
+		if err == nil && st.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// child reads the member name of the group at key.
+func (t *tree) child(ctx context.Context, key, path, name string, depth int) (driver.Link, error) {
+	ck, cp := joinKey(key, name), joinPath(path, name)
+	n, err := t.node(ctx, ck)
+	if err != nil {
+		return driver.Link{}, err
+	}
+	if n.Array != nil {
+		return driver.Link{Name: name, Node: t.dataset(ck, cp, n)}, nil
+	}
+	g, err := t.group(ctx, ck, cp, n, depth+1)
+	return driver.Link{Name: name, Node: g}, err
+}
+
+// Find looks up the member name of the group at path in a store that cannot
+// be listed: one zarr.json read.
+func (t *tree) Find(ctx context.Context, path, name string) (driver.Link, bool, error) {
+	if name == "" || strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
+		return driver.Link{}, false, nil
+	}
+	key := strings.TrimPrefix(path, "/")
+	l, err := t.child(ctx, key, path, name, strings.Count(path, "/"))
+	if errors.Is(err, store.ErrNotFound) {
+		return driver.Link{}, false, nil
+	}
+	return l, err == nil, err
+}
+
+// consolidated builds the whole tree from the root's consolidated metadata,
+// with no further read.
+func (t *tree) consolidated(root *zarrmeta.V3Node) (*driver.Group, error) {
+	paths := make([]string, 0, len(root.Consolidated))
+	for p := range root.Consolidated {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		di, dj := strings.Count(paths[i], "/"), strings.Count(paths[j], "/")
+		if di != dj {
+			return di < dj
+		}
+		return paths[i] < paths[j]
+	})
+	groups := map[string]*driver.Group{"": {Attrs: attrs(root.Attributes)}}
+	attrsOf := map[string]map[string]any{"": root.Attributes}
+	for _, p := range paths {
+		if strings.Count(p, "/") > maxDepth {
+			return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", p, driver.ErrFormat, maxDepth)
+		}
+		if err := checkName(p); err != nil {
+			return nil, err
+		}
+		parent, name := "", p
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			parent, name = p[:i], p[i+1:]
+		}
+		pg, ok := groups[parent]
+		if !ok {
+			return nil, fmt.Errorf("%s/%s: %w: consolidated metadata has %q but not its group %q", t.st.Name(), metaName, driver.ErrFormat, p, parent)
+		}
+		n := root.Consolidated[p]
+		var node driver.Node
+		if n.Array != nil {
+			node = t.dataset(p, "/"+p, n)
+		} else {
+			g := &driver.Group{Attrs: attrs(n.Attributes)}
+			groups[p], attrsOf[p] = g, n.Attributes
+			node = g
+		}
+		pg.Links = append(pg.Links, driver.Link{Name: name, Node: node})
+	}
+	for p, g := range groups {
+		if err := t.addLinks(g, attrsOf[p], "/"+p); err != nil {
+			return nil, err
+		}
+	}
+	return groups[""], nil
+}
+
+// checkName refuses consolidated paths with empty, "." or ".." segments.
+func checkName(p string) error {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("%w: consolidated metadata path %q", driver.ErrFormat, p)
+		}
+	}
+	return nil
+}
+
+func joinKey(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func joinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
