@@ -1,0 +1,502 @@
+package nwb
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/lindigo/lindi/h5"
+)
+
+// amendDir, when set, makes TestAmendWrite leave its amendments there, for
+// testdata/amend/check.py to read with pynwb. go test never runs Python.
+var amendDir = flag.String("amend", "", "write the amendments into this directory for testdata/amend/check.py")
+
+const amendSource = "testdata/amend/source.nwb"
+
+// The content the amendment test writes, and checks read back.
+var (
+	speedT     = []float64{0, 0.1, 0.25, 0.5, 0.75}
+	speed      = []float32{1.5, 2, -0.25, 4, 8}
+	scoreInts  = []int64{7, -3, 12}
+	scoreNames = []string{"a", "é", ""}
+	scoreHist  = [][]float64{{1, 2}, {}, {3, 4, 5}}
+	scoreNest  = [][][]int32{{{1}, {2, 3}}, {}, {{}, {4, 5, 6}}}
+	scoreElec  = []int{0, 5, 2}
+	scoreElecs = [][]int{{0, 1}, {2}, {3, 4, 5}}
+	scoreRefs  = []h5.Reference{{Path: "/acquisition/ElectricalSeries"}, {Path: "/processing/behavior/speed"}, {Path: "/units"}}
+	newSpikes  = [][]float64{{0.5, 0.6}, {}, {0.01, 0.02, 0.03}}
+	newSpElec  = [][]int{{3}, {4, 5}, {0}}
+)
+
+// positions is a 2-D series with a rate.
+func positions() ([]float64, []int) {
+	v := make([]float64, 6*2)
+	for i := range v {
+		v[i] = float64(i) * 0.5
+	}
+	return v, []int{6, 2}
+}
+
+// filtered is the source's ElectricalSeries in volts, halved.
+func filtered(t *testing.T, ctx context.Context, f *File) ([]float64, []int) {
+	t.Helper()
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ts.ReadPhysical(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range v.Data {
+		v.Data[i] /= 2
+	}
+	return v.Data, v.Shape
+}
+
+// writeAmendment makes the amendment out of the source with one object of
+// each kind.
+func writeAmendment(t *testing.T, ctx context.Context, out string) {
+	t.Helper()
+	a, err := Amend(ctx, amendSource, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beh, err := a.Processing(ctx, "behavior", "behavioural measures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := beh.AddTimeSeries(ctx, "speed", SeriesSpec{Data: NewData(speed), Unit: "m/s", Timestamps: speedT, Description: "running speed"}); err != nil {
+		t.Fatal(err)
+	}
+	pv, ps := positions()
+	if _, err := beh.AddTimeSeries(ctx, "position", SeriesSpec{Data: NewData(pv, ps...), Unit: "cm", Rate: 50, StartingTime: 1.25, Conversion: 0.01, Continuity: "continuous"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := beh.AddTable(ctx, "scores", TableSpec{Description: "a table of every column kind", IDs: []int64{10, 11, 12}, Columns: []ColumnSpec{
+		NewColumn("n", "integers", scoreInts),
+		NewColumn("name", "strings", scoreNames),
+		NewRaggedColumn("hist", "ragged floats", scoreHist),
+		NewRagged2Column("nest", "doubly ragged ints", scoreNest),
+		NewRegionColumn("electrode", "one electrode", "/general/extracellular_ephys/electrodes", scoreElec),
+		NewRaggedRegionColumn("electrodes", "some electrodes", "general/extracellular_ephys/electrodes", scoreElecs),
+		NewColumn("ref", "references", scoreRefs),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	ec, err := a.Processing(ctx, "ecephys", "filtered recordings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := Open(ctx, amendSource)
+	fv, fs := filtered(t, ctx, src)
+	src.Close()
+	if _, err := ec.AddElectricalSeries(ctx, "halved", ElectricalSeriesSpec{
+		SeriesSpec: SeriesSpec{Data: NewData(fv, fs...), Rate: 1000, StartingTime: 0.5, Description: "the recording, halved"},
+		Electrodes: []int{0, 1, 2, 3}, Filtering: "none",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wm := make([]float32, 2*5)
+	for i := range wm {
+		wm[i] = float32(i) / 4
+	}
+	if _, err := ec.AddUnits(ctx, "sorted", UnitsSpec{SpikeTimes: [][]float64{{1, 2}, {3}}, WaveformMean: NewData(wm, 2, 5), WaveformRate: 30000}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: newSpikes, Electrodes: newSpElec}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AddTrials(ctx, IntervalsSpec{Start: []float64{0.4, 0.6}, Stop: []float64{0.5, 0.7},
+		Columns: []ColumnSpec{NewColumn("correct", "whether the trial was correct", []bool{true, true})}}); err != nil {
+		t.Fatal(err)
+	}
+	iv, err := a.Container(ctx, "intervals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := iv.AddIntervals(ctx, "epochs", IntervalsSpec{Description: "epochs", Start: []float64{0, 1}, Stop: []float64{1, 2}, Tags: [][]string{{"rest"}, {"run", "fast"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkAmendment reads every new object back through our readers.
+func checkAmendment(t *testing.T, ctx context.Context, f *File) {
+	t.Helper()
+	ts, err := f.TimeSeries(ctx, "processing/behavior/speed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.Type() != "TimeSeries" || ts.Unit() != "m/s" || ts.Data().DType().String() != "<f4" {
+		t.Errorf("speed: %s %s %s", ts.Type(), ts.Unit(), ts.Data().DType())
+	}
+	if got, err := ts.Timestamps(ctx, 0, ts.Len()); err != nil || !slices.Equal(got, speedT) {
+		t.Errorf("speed timestamps %v, %v", got, err)
+	}
+	if lo, hi, err := ts.Window(ctx, 0.2, 0.6); err != nil || lo != 2 || hi != 4 {
+		t.Errorf("speed window [0.2, 0.6) = [%d, %d), %v", lo, hi, err)
+	}
+	if v, err := ts.ReadPhysical(ctx, 0, ts.Len()); err != nil || !slices.Equal(v.Data, f64(speed)) {
+		t.Errorf("speed data %v, %v", v, err)
+	}
+	pos, err := f.TimeSeries(ctx, "processing/behavior/position")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv, _ := positions()
+	if rate, ok := pos.Rate(); !ok || rate != 50 || pos.Conversion() != 0.01 {
+		t.Errorf("position rate %v %v conversion %v", rate, ok, pos.Conversion())
+	}
+	if st, _ := pos.StartingTime(ctx); st != 1.25 {
+		t.Errorf("position starting time %v", st)
+	}
+	if v, err := pos.ReadPhysical(ctx, 2, 4); err != nil || !slices.Equal(v.Shape, []int{2, 2}) || v.Data[0] != pv[4]*0.01 {
+		t.Errorf("position[2:4] = %v, %v", v, err)
+	}
+	tab, err := f.Table(ctx, "processing/behavior/scores")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tab.Columns(), []string{"n", "name", "hist", "nest", "electrode", "electrodes", "ref"}) || tab.Len() != 3 {
+		t.Errorf("scores: %v, %d rows", tab.Columns(), tab.Len())
+	}
+	type score struct {
+		ID    int64          `nwb:"id"`
+		N     int64          `nwb:"n"`
+		Name  string         `nwb:"name"`
+		Hist  []float64      `nwb:"hist"`
+		Nest  [][]int32      `nwb:"nest"`
+		Elec  int            `nwb:"electrode"`
+		Elecs []int          `nwb:"electrodes"`
+		Ref   h5.Reference   `nwb:"ref"`
+		Any   any            `nwb:"hist"`
+		_     map[string]int // unused
+	}
+	rows, err := Rows[score](ctx, tab, 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		if r.ID != int64(10+i) || r.N != scoreInts[i] || r.Name != scoreNames[i] || !slices.Equal(r.Hist, scoreHist[i]) ||
+			!reflect.DeepEqual(norm2(r.Nest), norm2(scoreNest[i])) || r.Ref != scoreRefs[i] || r.Elec != scoreElec[i] || !slices.Equal(r.Elecs, scoreElecs[i]) {
+			t.Errorf("scores row %d = %+v", i, r)
+		}
+	}
+	ec, _ := tab.Column("electrode")
+	if idx, err := ec.Indices(ctx, 0, 3); err != nil || idx[1][0] != 5 {
+		t.Errorf("electrode indices %v, %v", idx, err)
+	}
+	es, err := f.TimeSeries(ctx, "processing/ecephys/halved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, et, err := es.Electrodes(ctx); err != nil || !slices.Equal(rows, []int{0, 1, 2, 3}) || et.Path() != "/general/extracellular_ephys/electrodes" {
+		t.Errorf("halved electrodes %v, %v", rows, err)
+	}
+	src, err := Open(ctx, amendSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	want, _ := filtered(t, ctx, src)
+	if v, err := es.ReadPhysical(ctx, 0, es.Len()); err != nil || !slices.Equal(v.Data, want) || es.Unit() != "volts" {
+		t.Errorf("halved: %v (unit %s)", err, es.Unit())
+	}
+	units, err := f.Units(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trains, err := units.SpikeTrains(ctx, 0, units.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTrains := append([][]float64{{0.1, 0.2, 0.35}, {0.05}}, newSpikes...)
+	if !reflect.DeepEqual(norm(trains), norm(wantTrains)) {
+		t.Errorf("units spike trains %v, want %v", trains, wantTrains)
+	}
+	if ids, _ := units.IDs(ctx, 0, units.Len()); !slices.Equal(ids, []int64{0, 1, 2, 3, 4}) {
+		t.Errorf("unit ids %v", ids)
+	}
+	if e, err := units.Electrodes(ctx, 3); err != nil || !slices.Equal(e, newSpElec[1]) {
+		t.Errorf("unit 3 electrodes %v, %v", e, err)
+	}
+	if e, err := units.Electrodes(ctx, 1); err != nil || !slices.Equal(e, []int{1, 2}) {
+		t.Errorf("unit 1 electrodes %v, %v", e, err)
+	}
+	sorted, err := UnitsAt(ctx, f, "processing/ecephys/sorted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := sorted.SpikeTimes(ctx, 1); err != nil || !slices.Equal(s, []float64{3}) {
+		t.Errorf("sorted unit 1: %v, %v", s, err)
+	}
+	trials, err := f.Trials(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if start, stop, err := trials.Times(ctx); err != nil || !slices.Equal(start, []float64{0, 0.2, 0.4, 0.6}) || !slices.Equal(stop, []float64{0.1, 0.3, 0.5, 0.7}) {
+		t.Errorf("trials %v %v %v", start, stop, err)
+	}
+	epochs, err := f.Intervals(ctx, "intervals/epochs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tags, err := epochs.Tags(ctx, 1); err != nil || !slices.Equal(tags, []string{"run", "fast"}) {
+		t.Errorf("epoch 1 tags %v, %v", tags, err)
+	}
+	// The source's objects read as before.
+	for _, p := range []string{"acquisition/ElectricalSeries", "general/extracellular_ephys/electrodes"} {
+		if _, err := f.H5().Get(ctx, p); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func f64(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// norm makes empty rows nil, for comparing.
+func norm(rows [][]float64) [][]float64 {
+	out := make([][]float64, len(rows))
+	for i, r := range rows {
+		if len(r) > 0 {
+			out[i] = r
+		}
+	}
+	return out
+}
+
+func norm2(rows [][]int32) [][]int32 {
+	out := make([][]int32, len(rows))
+	for i, r := range rows {
+		if len(r) > 0 {
+			out[i] = r
+		}
+	}
+	return out
+}
+
+func TestAmendWrite(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if *amendDir != "" {
+		dir = *amendDir
+	}
+	for _, name := range []string{"amended.lindi.tar", "amended.lindi.d"} {
+		out := filepath.Join(dir, name)
+		os.RemoveAll(out)
+		writeAmendment(t, ctx, out)
+		f, err := Open(ctx, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := f.H5().Root().Attrs().String(SourceAttr); !filepath.IsAbs(v) || filepath.Base(v) != "source.nwb" {
+			t.Errorf("%s: %s = %q", name, SourceAttr, v)
+		}
+		checkAmendment(t, ctx, f)
+		// A .lindi.json made from the amendment reads the same.
+		js := filepath.Join(dir, name+".json.lindi.json")
+		os.Remove(js)
+		cp, err := h5.CreateFrom(ctx, js, f.H5())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cp.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		jf, err := Open(ctx, js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAmendment(t, ctx, jf)
+		jf.Close()
+	}
+	// Open an amendment again to add more.
+	out := filepath.Join(dir, "amended.lindi.tar")
+	a, err := OpenAmendment(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beh, err := a.Processing(ctx, "behavior", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := beh.AddTimeSeries(ctx, "licks", SeriesSpec{Data: NewData([]uint8{1, 0, 1}), Unit: "licks", Rate: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	checkAmendment(t, ctx, f)
+	if ts, err := f.TimeSeries(ctx, "processing/behavior/licks"); err != nil || ts.Len() != 3 {
+		t.Errorf("licks: %v", err)
+	}
+}
+
+// TestAmendErrors checks that each bad object is refused before anything
+// is written, leaving the amendment at its last committed state.
+func TestAmendErrors(t *testing.T) {
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "x.lindi.tar")
+	a, err := Amend(ctx, amendSource, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beh, err := a.Processing(ctx, "behavior", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := beh.AddTimeSeries(ctx, "speed", SeriesSpec{Data: NewData([]float64{1, 2}), Rate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, err := a.Objects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elec := "/general/extracellular_ephys/electrodes"
+	for _, c := range []struct {
+		name string
+		want error
+		add  func() error
+	}{
+		{"name clash", fs.ErrExist, func() error {
+			_, err := beh.AddTimeSeries(ctx, "speed", SeriesSpec{Data: NewData([]float64{1}), Rate: 1})
+			return err
+		}},
+		{"slash in name", ErrSpec, func() error {
+			_, err := beh.AddTimeSeries(ctx, "a/b", SeriesSpec{Data: NewData([]float64{1}), Rate: 1})
+			return err
+		}},
+		{"timestamps and data lengths", ErrSpec, func() error {
+			_, err := beh.AddTimeSeries(ctx, "t", SeriesSpec{Data: NewData([]float64{1, 2, 3}), Timestamps: []float64{0, 1}})
+			return err
+		}},
+		{"no timing", ErrSpec, func() error {
+			_, err := beh.AddTimeSeries(ctx, "t", SeriesSpec{Data: NewData([]float64{1})})
+			return err
+		}},
+		{"values and shape", ErrSpec, func() error {
+			_, err := beh.AddTimeSeries(ctx, "t", SeriesSpec{Data: NewData([]float64{1, 2, 3}, 2, 2), Rate: 1})
+			return err
+		}},
+		{"column length", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{
+				NewColumn("a", "a", []int64{1, 2, 3}), NewColumn("b", "b", []float64{1, 2}),
+			}})
+			return err
+		}},
+		{"ids length", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", IDs: []int64{1}, Columns: []ColumnSpec{NewColumn("a", "a", []int64{1, 2})}})
+			return err
+		}},
+		{"region past the table", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{NewRegionColumn("e", "e", elec, []int{0, 6})}})
+			return err
+		}},
+		{"non-monotonic index", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{
+				{Name: "r", Description: "r", Data: NewData([]float64{1, 2, 3}), Index: [][]int{{2, 1, 3}}},
+			}})
+			return err
+		}},
+		{"index past its data", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{
+				{Name: "r", Description: "r", Data: NewData([]float64{1, 2, 3}), Index: [][]int{{1, 4}}},
+			}})
+			return err
+		}},
+		{"no column description", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{NewColumn("a", "", []int64{1})}})
+			return err
+		}},
+		{"dangling reference", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{NewColumn("a", "a", []h5.Reference{{Path: "/nope"}})}})
+			return err
+		}},
+		{"electrodes past the table", ErrSpec, func() error {
+			_, err := beh.AddElectricalSeries(ctx, "e", ElectricalSeriesSpec{SeriesSpec: SeriesSpec{Data: NewData([]float64{1, 2}, 1, 2), Rate: 1}, Electrodes: []int{0, 9}})
+			return err
+		}},
+		{"electrodes per channel", ErrSpec, func() error {
+			_, err := beh.AddElectricalSeries(ctx, "e", ElectricalSeriesSpec{SeriesSpec: SeriesSpec{Data: NewData([]float64{1, 2}, 1, 2), Rate: 1}, Electrodes: []int{0}})
+			return err
+		}},
+		{"units missing a column", ErrSpec, func() error {
+			_, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: [][]float64{{1}}})
+			return err
+		}},
+		{"units region past the table", ErrSpec, func() error {
+			_, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: [][]float64{{1}}, Electrodes: [][]int{{7}}})
+			return err
+		}},
+		{"trials stop before start", ErrSpec, func() error {
+			_, err := a.AddTrials(ctx, IntervalsSpec{Start: []float64{1}, Stop: []float64{0}, Columns: []ColumnSpec{NewColumn("correct", "c", []bool{true})}})
+			return err
+		}},
+		{"trials column length", ErrSpec, func() error {
+			_, err := a.AddTrials(ctx, IntervalsSpec{Start: []float64{1}, Stop: []float64{2}, Columns: []ColumnSpec{NewColumn("correct", "c", []bool{true, false})}})
+			return err
+		}},
+		{"module without description", ErrSpec, func() error {
+			_, err := a.Processing(ctx, "new", "")
+			return err
+		}},
+	} {
+		err := c.add()
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+			continue
+		}
+		t.Logf("%s: %v", c.name, err)
+	}
+	after, err := a.Objects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("objects changed by refused additions:\n%v\n%v", before, after)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := f.Objects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, got) {
+		t.Errorf("committed objects differ:\n%v\n%v", before, got)
+	}
+	u, err := f.Units(ctx)
+	if err != nil || u.Len() != 2 {
+		t.Errorf("units: %v rows, %v", u, err)
+	}
+}
