@@ -121,6 +121,10 @@ type TableSpec struct {
 	Columns []ColumnSpec
 }
 
+// reservedColumns are names hdmf gives DynamicTable fields, which a column
+// of that name would hide in pynwb.
+var reservedColumns = map[string]bool{"id": true, "name": true, "description": true, "colnames": true, "columns": true}
+
 // checkColumns validates the columns of a table of n rows (n < 0: take
 // it from the columns) in file f, and returns n.
 func checkColumns(ctx context.Context, f *File, what string, cols []ColumnSpec, ids []int64, n int) (int, error) {
@@ -137,6 +141,9 @@ func checkColumns(ctx context.Context, f *File, what string, cols []ColumnSpec, 
 		cw := what + " column " + c.Name
 		if err := checkNewName(c.Name); err != nil {
 			return 0, fmt.Errorf("%s: %w", what, err)
+		}
+		if reservedColumns[c.Name] {
+			return 0, fmt.Errorf("%w: %s: a column cannot be called %q, the name of a DynamicTable field in hdmf", ErrSpec, what, c.Name)
 		}
 		for _, d := range c.datasets() {
 			if names[d] {

@@ -82,7 +82,7 @@ func writeAmendment(t *testing.T, ctx context.Context, out string) {
 	}
 	if _, err := beh.AddTable(ctx, "scores", TableSpec{Description: "a table of every column kind", IDs: []int64{10, 11, 12}, Columns: []ColumnSpec{
 		NewColumn("n", "integers", scoreInts),
-		NewColumn("name", "strings", scoreNames),
+		NewColumn("label", "strings", scoreNames),
 		NewRaggedColumn("hist", "ragged floats", scoreHist),
 		NewRagged2Column("nest", "doubly ragged ints", scoreNest),
 		NewRegionColumn("electrode", "one electrode", "/general/extracellular_ephys/electrodes", scoreElec),
@@ -167,13 +167,13 @@ func checkAmendment(t *testing.T, ctx context.Context, f *File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(tab.Columns(), []string{"n", "name", "hist", "nest", "electrode", "electrodes", "ref"}) || tab.Len() != 3 {
+	if !slices.Equal(tab.Columns(), []string{"n", "label", "hist", "nest", "electrode", "electrodes", "ref"}) || tab.Len() != 3 {
 		t.Errorf("scores: %v, %d rows", tab.Columns(), tab.Len())
 	}
 	type score struct {
 		ID    int64          `nwb:"id"`
 		N     int64          `nwb:"n"`
-		Name  string         `nwb:"name"`
+		Name  string         `nwb:"label"`
 		Hist  []float64      `nwb:"hist"`
 		Nest  [][]int32      `nwb:"nest"`
 		Elec  int            `nwb:"electrode"`
@@ -427,6 +427,10 @@ func TestAmendErrors(t *testing.T) {
 			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{
 				{Name: "r", Description: "r", Data: NewData([]float64{1, 2, 3}), Index: [][]int{{1, 4}}},
 			}})
+			return err
+		}},
+		{"reserved column name", ErrSpec, func() error {
+			_, err := beh.AddTable(ctx, "t", TableSpec{Description: "d", Columns: []ColumnSpec{NewColumn("description", "d", []int64{1})}})
 			return err
 		}},
 		{"no column description", ErrSpec, func() error {
