@@ -504,3 +504,45 @@ func TestAmendErrors(t *testing.T) {
 		t.Errorf("units: %v rows, %v", u, err)
 	}
 }
+
+func TestAdded(t *testing.T) {
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "a.lindi.tar")
+	writeAmendment(t, ctx, out)
+	f, err := Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ad, err := f.Added(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range ad.Objects {
+		if o.Group {
+			got = append(got, o.Path+" "+o.Type)
+		}
+	}
+	want := []string{
+		"/intervals/epochs TimeIntervals",
+		"/processing/behavior ProcessingModule", "/processing/behavior/position TimeSeries",
+		"/processing/behavior/scores DynamicTable", "/processing/behavior/speed TimeSeries",
+		"/processing/ecephys ProcessingModule", "/processing/ecephys/halved ElectricalSeries",
+		"/processing/ecephys/sorted Units",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("added groups\n%v\nwant\n%v", got, want)
+	}
+	if g := ad.Grown; !reflect.DeepEqual(g, []Grown{{"/intervals/trials", 2, 4}, {"/units", 2, 5}}) {
+		t.Errorf("grown %v", g)
+	}
+	src, err := Open(ctx, amendSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if ad, err := src.Added(ctx); ad != nil || err != nil {
+		t.Errorf("the source: %v, %v", ad, err)
+	}
+}
