@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -545,4 +546,144 @@ func TestAdded(t *testing.T) {
 	if ad, err := src.Added(ctx); ad != nil || err != nil {
 		t.Errorf("the source: %v, %v", ad, err)
 	}
+}
+
+// TestAmendLindiSources amends the LINDI forms of a file (a .lindi.json
+// with relative refs, and a .lindi.tar made from it), and appends to a
+// units table with 2-D ragged, 3-D and doubly ragged columns.
+func TestAmendLindiSources(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	tarSrc := filepath.Join(dir, "src.lindi.tar")
+	js, err := h5.Open(ctx, "../testdata/nwb/tables.nwb.lindi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := h5.CreateFrom(ctx, tarSrc, js)
+	js.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i, src := range []string{"../testdata/nwb/tables.nwb.lindi.json", tarSrc, "../testdata/nwb/tables.nwb"} {
+		out := filepath.Join(dir, "out"+string(rune('a'+i))+".lindi.tar")
+		a, err := Amend(ctx, src, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u0, err := a.Units(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n0 := u0.Len()
+		wm := make([]float32, 2*20*3)
+		for i := range wm {
+			wm[i] = float32(i)
+		}
+		wf := [][][]float32{{{1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}}, {}}
+		var flatWF [][]float32
+		for _, u := range wf {
+			flatWF = append(flatWF, u...)
+		}
+		inner := []int{}
+		outer := []int{}
+		for _, u := range wf {
+			for range u {
+				inner = append(inner, len(inner)+1)
+			}
+			outer = append(outer, len(inner))
+		}
+		var wfv []float32
+		for _, w := range flatWF {
+			wfv = append(wfv, w...)
+		}
+		// Every waveform is one row of 5 samples: the index levels count rows.
+		spec := UnitsSpec{
+			SpikeTimes:   [][]float64{{100, 101}, {102}},
+			Electrodes:   [][]int{{0, 12}, {3}},
+			WaveformMean: NewData(wm, 2, 20, 3),
+			Columns: []ColumnSpec{
+				{Name: "obs_intervals", Description: "observed", Data: NewData([]float64{0, 1, 2, 3, 4, 5}, 3, 2), Index: [][]int{{2, 3}}},
+				{Name: "waveforms", Description: "waveforms", Data: NewData(wfv, len(flatWF), 5), Index: [][]int{inner, outer}},
+				NewColumn("quality", "quality", []float64{0.5, 0.25}),
+			},
+		}
+		u, err := a.AddUnits(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Len() != n0+2 {
+			t.Errorf("%s: %d units after appending 2 to %d", src, u.Len(), n0)
+		}
+		if s, err := u.SpikeTimes(ctx, n0+1); err != nil || !slices.Equal(s, []float64{102}) {
+			t.Errorf("%s: new unit spikes %v, %v", src, s, err)
+		}
+		if e, err := u.Electrodes(ctx, n0); err != nil || !slices.Equal(e, []int{0, 12}) {
+			t.Errorf("%s: new unit electrodes %v, %v", src, e, err)
+		}
+		type unit struct {
+			Obs  [][]float64     `nwb:"obs_intervals"`
+			WM   [20][3]float32  `nwb:"waveform_mean"`
+			WF   [][][]float32   `nwb:"waveforms"`
+			Qual float64         `nwb:"quality"`
+			Sp   []float64       `nwb:"spike_times"`
+			_    struct{ x int } // unused
+		}
+		before, err := Open(ctx, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old, err := Rows[unit](ctx, before.mustTable(t, ctx, "units"), 0, n0)
+		before.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := Rows[unit](ctx, u.Table, 0, u.Len())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range old {
+			if fmt.Sprint(rows[i]) != fmt.Sprint(old[i]) { // quality holds NaN
+				t.Errorf("%s: old row %d changed:\n%+v\n%+v", src, i, old[i], rows[i])
+			}
+		}
+		if len(rows) != n0+2 {
+			t.Fatalf("%d rows", len(rows))
+		}
+		if r := rows[n0]; !reflect.DeepEqual(r.Obs, [][]float64{{0, 1}, {2, 3}}) || r.WM[1][2] != 5 || len(r.WF) != 2 || r.WF[1][0][4] != 10 || r.Qual != 0.5 {
+			t.Errorf("%s: new unit %+v", src, r)
+		}
+		if r := rows[n0+1]; len(r.WF) != 0 || !reflect.DeepEqual(r.Obs, [][]float64{{4, 5}}) || r.WM[0][0] != 60 {
+			t.Errorf("%s: second new unit %+v", src, r)
+		}
+		// The trials' compound timeseries column cannot grow.
+		if _, err := a.AddTrials(ctx, IntervalsSpec{Start: []float64{1}, Stop: []float64{2}}); !errors.Is(err, ErrSpec) {
+			t.Errorf("%s: appending trials without their columns: %v", src, err)
+		}
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(ctx, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u, err := f.Units(ctx); err != nil || u.Len() != n0+2 {
+			t.Errorf("%s: reopened units %v", src, err)
+		}
+		if ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries"); err != nil || ts.Len() != 1000 {
+			t.Errorf("%s: the source's series through the amendment: %v", src, err)
+		}
+		f.Close()
+	}
+}
+
+func (f *File) mustTable(t *testing.T, ctx context.Context, path string) *Table {
+	t.Helper()
+	tab, err := f.Table(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
 }
