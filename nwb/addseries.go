@@ -32,6 +32,13 @@ type SeriesSpec struct {
 	// Description and Comments default to pynwb's "no description" and
 	// "no comments".
 	Description, Comments string
+	// Type and Namespace name a subtype of TimeSeries, such as an
+	// extension's (AddTimeSeries only; default TimeSeries of core). An
+	// extension's namespace must be cached first (AddNamespace).
+	Type, Namespace string
+	// Attrs are further attributes of the series' group (an extension
+	// type's own, say).
+	Attrs map[string]any
 }
 
 // check validates s before anything is written.
@@ -76,7 +83,11 @@ func (s *SeriesSpec) check(ctx context.Context, f *h5.File, what string) error {
 
 // AddTimeSeries adds the TimeSeries name to c.
 func (c *Container) AddTimeSeries(ctx context.Context, name string, s SeriesSpec) (*TimeSeries, error) {
-	return c.addSeries(ctx, name, "TimeSeries", s, nil, nil)
+	ns := or(s.Namespace, "core")
+	if err := c.a.checkNamespace(ctx, ns, c.g.Path()+"/"+name); err != nil {
+		return nil, err
+	}
+	return c.addSeries(ctx, name, ns, or(s.Type, "TimeSeries"), s, s.Attrs, nil)
 }
 
 // ElectricalSeriesSpec describes a new ElectricalSeries: a SeriesSpec whose
@@ -161,7 +172,16 @@ func (c *Container) AddElectricalSeries(ctx context.Context, name string, s Elec
 	if s.Filtering != "" {
 		attrs = map[string]any{"filtering": s.Filtering}
 	}
-	return c.addSeries(ctx, name, "ElectricalSeries", s.SeriesSpec, attrs, extra)
+	if s.Type != "" || s.Namespace != "" {
+		return nil, fmt.Errorf("%w: %s: an ElectricalSeries has no Type or Namespace of its own", ErrSpec, what)
+	}
+	for k, v := range s.Attrs {
+		if attrs == nil {
+			attrs = map[string]any{}
+		}
+		attrs[k] = v
+	}
+	return c.addSeries(ctx, name, "core", "ElectricalSeries", s.SeriesSpec, attrs, extra)
 }
 
 // float32s rounds to float32, the dtype the schema gives factors.
@@ -183,9 +203,9 @@ func checkRows(rows []int, t *Table, what string) error {
 	return nil
 }
 
-// addSeries checks s, then writes a series of type typ with extra group
+// addSeries checks s, then writes a series of type typ (of namespace ns) with extra group
 // attributes, and calls more for the type's own members.
-func (c *Container) addSeries(ctx context.Context, name, typ string, s SeriesSpec, attrs map[string]any, more func(context.Context, *h5.Group) error) (*TimeSeries, error) {
+func (c *Container) addSeries(ctx context.Context, name, ns, typ string, s SeriesSpec, attrs map[string]any, more func(context.Context, *h5.Group) error) (*TimeSeries, error) {
 	what := c.g.Path() + "/" + name
 	if err := checkFree(c.g, name); err != nil {
 		return nil, err
@@ -193,13 +213,13 @@ func (c *Container) addSeries(ctx context.Context, name, typ string, s SeriesSpe
 	if err := s.check(ctx, c.a.h, what); err != nil {
 		return nil, err
 	}
-	if err := c.writeSeries(ctx, name, typ, s, attrs, more); err != nil {
+	if err := c.writeSeries(ctx, name, ns, typ, s, attrs, more); err != nil {
 		return nil, undo(ctx, c.g, name, err)
 	}
 	return c.a.TimeSeries(ctx, what)
 }
 
-func (c *Container) writeSeries(ctx context.Context, name, typ string, s SeriesSpec, attrs map[string]any, more func(context.Context, *h5.Group) error) error {
+func (c *Container) writeSeries(ctx context.Context, name, ns, typ string, s SeriesSpec, attrs map[string]any, more func(context.Context, *h5.Group) error) error {
 	ga := map[string]any{
 		"description": or(s.Description, "no description"),
 		"comments":    or(s.Comments, "no comments"),
@@ -207,7 +227,7 @@ func (c *Container) writeSeries(ctx context.Context, name, typ string, s SeriesS
 	for k, v := range attrs {
 		ga[k] = v
 	}
-	g, err := newGroup(ctx, c.g, name, "core", typ, ga)
+	g, err := newGroup(ctx, c.g, name, ns, typ, ga)
 	if err != nil {
 		return err
 	}

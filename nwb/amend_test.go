@@ -687,3 +687,98 @@ func (f *File) mustTable(t *testing.T, ctx context.Context, path string) *Table 
 	}
 	return tab
 }
+
+// extension reads the test extension's cached specification.
+func extension(t *testing.T) Namespace {
+	t.Helper()
+	ns := Namespace{Name: "ndx-lindi-test", Version: "0.1.0", Files: map[string]string{}}
+	for _, name := range []string{"namespace", "ndx-lindi-test.extensions"} {
+		b, err := os.ReadFile(filepath.Join("testdata/amend/ndx-lindi-test", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns.Files[name] = string(b)
+	}
+	return ns
+}
+
+// TestAmendExtension adds a series of an extension type, its namespace
+// cached under /specifications (testdata/amend/check.py has pynwb read it).
+func TestAmendExtension(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if *amendDir != "" {
+		dir = *amendDir
+	}
+	out := filepath.Join(dir, "extension.lindi.tar")
+	os.RemoveAll(out)
+	a, err := Amend(ctx, amendSource, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beh, err := a.Processing(ctx, "behavior", "behaviour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := SeriesSpec{Data: NewData([]float64{1, 2, 3}), Unit: "au", Rate: 2, Type: "LabelledSeries", Namespace: "ndx-lindi-test", Attrs: map[string]any{"label": "hello"}}
+	if _, err := beh.AddTimeSeries(ctx, "labelled", spec); !errors.Is(err, ErrSpec) {
+		t.Errorf("a type of an uncached namespace: %v", err)
+	}
+	if _, err := beh.AddGroup(ctx, "g", "ndx-lindi-test", "LabelledSeries", nil); !errors.Is(err, ErrSpec) {
+		t.Errorf("a group of an uncached namespace: %v", err)
+	}
+	ext := extension(t)
+	for _, bad := range []Namespace{
+		{Name: "core", Version: "2.7.0", Files: map[string]string{"namespace": `{"namespaces":[{"name":"core","version":"2.7.0"}]}`}},
+		{Name: "ndx-lindi-test", Version: "0.2.0", Files: ext.Files},
+		{Name: "ndx-lindi-test", Version: "0.1.0", Files: map[string]string{"namespace": ext.Files["namespace"]}},
+		{Name: "ndx-lindi-test", Version: "0.1.0", Files: map[string]string{"namespace": "{", "ndx-lindi-test.extensions": "{}"}},
+	} {
+		if err := a.AddNamespace(ctx, bad); !errors.Is(err, ErrSpec) {
+			t.Errorf("AddNamespace(%s %s, %d files): %v", bad.Name, bad.Version, len(bad.Files), err)
+		}
+	}
+	if _, err := a.H5().Get(ctx, "specifications/ndx-lindi-test"); err == nil {
+		t.Error("a refused namespace was written")
+	}
+	if err := a.AddNamespace(ctx, ext); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AddNamespace(ctx, ext); err != nil {
+		t.Errorf("the same namespace again: %v", err)
+	}
+	if _, err := beh.AddTimeSeries(ctx, "labelled", spec); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := f.TimeSeries(ctx, "processing/behavior/labelled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := ts.Group().Attrs().String("label"); ts.Type() != "LabelledSeries" || l != "hello" {
+		t.Errorf("labelled: %s, label %q", ts.Type(), l)
+	}
+	d, err := f.H5().Dataset(ctx, "specifications/ndx-lindi-test/0.1.0/namespace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := textOf(ctx, d); err != nil || s != ext.Files["namespace"] {
+		t.Errorf("cached namespace %q, %v", s, err)
+	}
+	var cores []string
+	g, err := f.H5().Group(ctx, "specifications/core")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cores = g.Members()
+	if len(cores) != 1 {
+		t.Errorf("core versions %v", cores)
+	}
+}

@@ -2,7 +2,7 @@
 new object's type and values against what the test wrote, and compares
 pynwb.validate's findings with the source's.  Run by run.sh (never by go test):
 
-  go test ./nwb -run TestAmendWrite -amend DIR && /usr/bin/python3 check.py DIR
+  go test ./nwb -run 'TestAmendWrite|TestAmendExtension' -amend DIR && /usr/bin/python3 check.py DIR
 
 pynwb 2.3.1 + hdmf 3.5.1 (see /work/shared/check/README.md); exits 1 on the
 first difference.
@@ -119,6 +119,24 @@ def main(d):
         new = [e for e in errs if e not in src_errs]
         print("validation:", errs)
         check(not new, "pynwb.validate reports nothing new")
+    p = os.path.join(d, "extension.lindi.tar")
+    if os.path.exists(p):
+        # pynwb 2.3.1 reads cached namespaces only when asked (load_namespaces=True).
+        print("== extension.lindi.tar")
+        nwb = NWBHDF5IO(file=lindi.LindiH5pyFile.from_lindi_file(p), mode="r", load_namespaces=True).read()
+        s = nwb.processing["behavior"]["labelled"]
+        check(type(s).__name__ == "LabelledSeries" and s.namespace == "ndx-lindi-test" and s.label == "hello"
+              and list(s.data[:]) == [1, 2, 3] and s.rate == 2, "labelled: an extension type, from the cached namespace")
+        ns = NWBHDF5IO.get_namespaces(file=lindi.LindiH5pyFile.from_lindi_file(p))
+        check(ns == {"core": "2.6.0-alpha", "hdmf-common": "1.5.1", "hdmf-experimental": "0.2.0", "ndx-lindi-test": "0.1.0"},
+              "cached namespaces: the source's and the extension's, one version each")
+        for n in (None, "ndx-lindi-test"):
+            io = NWBHDF5IO(file=lindi.LindiH5pyFile.from_lindi_file(p), mode="r", load_namespaces=True)
+            errs = pynwb.validate(io=io, namespace=n) if n else validate(io)
+            if isinstance(errs, tuple):
+                errs = errs[0]
+            print("validation", n or "core", ":", errs)
+            check(not [e for e in errs if str(e) not in src_errs], "pynwb.validate (%s) reports nothing new" % (n or "core"))
     if failures:
         print(len(failures), "failures")
         sys.exit(1)

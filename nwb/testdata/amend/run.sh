@@ -5,7 +5,7 @@ set -e
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 export PYTHONPATH=/root/.cache/lindi-check/lindipy:/root/.cache/lindi-check/pynwb:/root/.cache/lindi-check/remfile
-(cd "$here/../../.." && go test ./nwb -run TestAmendWrite -count=1 -amend "$dir" >/dev/null)
+(cd "$here/../../.." && go test ./nwb -run 'TestAmendWrite|TestAmendExtension' -count=1 -amend "$dir" >/dev/null)
 {
 	/usr/bin/python3 "$here/check.py" "$dir"
 	for f in amended.lindi.tar amended.lindi.d; do
