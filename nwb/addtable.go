@@ -497,7 +497,10 @@ func (a *Amendment) AddUnits(ctx context.Context, s UnitsSpec) (*Units, error) {
 // number of rows; new ids continue from the table's length unless s.IDs
 // gives them. Region rows are checked against the column's own table. The
 // table's datasets are written again, longer, in this file (their object
-// ids and attributes kept); the source's are untouched.
+// ids and attributes kept); the source's are untouched. Everything is
+// checked, and the table read, before the first write; should a write
+// still fail (an I/O error), the table may be left part-grown: Discard the
+// amendment then, which keeps its last committed state.
 func (a *Amendment) AppendRows(ctx context.Context, path string, s TableSpec) (*Table, error) {
 	t, err := a.Table(ctx, path)
 	if err != nil {

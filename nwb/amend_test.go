@@ -6,11 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/lindigo/lindi/h5"
 )
@@ -780,5 +783,54 @@ func TestAmendExtension(t *testing.T) {
 	cores = g.Members()
 	if len(cores) != 1 {
 		t.Errorf("core versions %v", cores)
+	}
+}
+
+func TestFromDense(t *testing.T) {
+	ctx := context.Background()
+	a, err := Amend(ctx, amendSource, filepath.Join(t.TempDir(), "d.lindi.tar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Discard()
+	m := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})
+	mod, err := a.Processing(ctx, "m", "matrix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := mod.AddTimeSeries(ctx, "x", SeriesSpec{Data: FromDense(m.T()), Rate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ts.ReadPhysical(ctx, 0, ts.Len())
+	if err != nil || !slices.Equal(v.Shape, []int{2, 3}) || !slices.Equal(v.Data, []float64{1, 3, 5, 2, 4, 6}) {
+		t.Errorf("FromDense(mᵀ) read back %v, %v", v, err)
+	}
+}
+
+// BenchmarkAddTimeSeries writes a 2-D float32 series (64 MiB) into a
+// .lindi.tar amendment and commits it.
+func BenchmarkAddTimeSeries(b *testing.B) {
+	ctx := context.Background()
+	v := make([]float32, 1<<24)
+	for i := range v {
+		v[i] = float32(math.Sin(float64(i) / 100))
+	}
+	b.SetBytes(int64(len(v) * 4))
+	for i := range b.N {
+		a, err := Amend(ctx, amendSource, filepath.Join(b.TempDir(), fmt.Sprint(i, ".lindi.tar")))
+		if err != nil {
+			b.Fatal(err)
+		}
+		mod, err := a.Processing(ctx, "ecephys", "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := mod.AddTimeSeries(ctx, "x", SeriesSpec{Data: NewData(v, len(v)/64, 64), Rate: 30000}); err != nil {
+			b.Fatal(err)
+		}
+		if err := a.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
