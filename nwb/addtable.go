@@ -531,6 +531,12 @@ func (a *Amendment) AppendRows(ctx context.Context, path string, s TableSpec) (*
 		if old.data.DType().Kind == zarrmeta.KindStruct {
 			return nil, fmt.Errorf("%w: %s column %s is compound, which cannot be written", ErrSpec, what, c.Name)
 		}
+		if err := c.Data.check(what + " column " + c.Name); err != nil {
+			return nil, err
+		}
+		if len(c.Data.shape) == 0 {
+			return nil, fmt.Errorf("%w: %s column %s: the new data is a scalar", ErrSpec, what, c.Name)
+		}
 		if got, want := c.Data.shape[1:], old.data.Shape()[1:]; !slices.Equal(got, want) {
 			return nil, fmt.Errorf("%w: %s column %s has elements of shape %v, not %v", ErrSpec, what, c.Name, got, want)
 		}

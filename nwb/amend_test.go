@@ -469,6 +469,14 @@ func TestAmendErrors(t *testing.T) {
 			_, err := a.AddTrials(ctx, IntervalsSpec{Start: []float64{1}, Stop: []float64{2}, Columns: []ColumnSpec{NewColumn("correct", "c", []bool{true, false})}})
 			return err
 		}},
+		{"units column without data", ErrSpec, func() error {
+			_, err := a.AppendRows(ctx, "units", TableSpec{Columns: []ColumnSpec{{Name: "spike_times", Description: "s", Index: [][]int{{1}}}}})
+			return err
+		}},
+		{"units column of another element shape", ErrSpec, func() error {
+			_, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: [][]float64{{1}}, Electrodes: [][]int{{1}}, Columns: []ColumnSpec{}, WaveformMean: NewData([]float64{1, 2}, 1, 2)})
+			return err
+		}},
 		{"module without description", ErrSpec, func() error {
 			_, err := a.Processing(ctx, "new", "")
 			return err
