@@ -26,7 +26,8 @@ type Grown struct {
 
 // Added compares an amendment with the source Amend recorded in it,
 // opening that source (with opts). It returns nil and no error for a file
-// that records no source.
+// that records no source, and an Added with only Source set, with the
+// error, when the source cannot be read.
 func (f *File) Added(ctx context.Context, opts ...h5.Option) (*Added, error) {
 	src, err := f.h.Root().Attrs().String(SourceAttr)
 	if err != nil || src == "" {
@@ -34,7 +35,7 @@ func (f *File) Added(ctx context.Context, opts ...h5.Option) (*Added, error) {
 	}
 	sf, err := Open(ctx, src, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("nwb: %s: open its source: %w", f.h.Name(), unprefixed{err})
+		return &Added{Source: src}, fmt.Errorf("nwb: %s: open its source: %w", f.h.Name(), unprefixed{err})
 	}
 	defer sf.Close()
 	old, err := sf.Objects(ctx)

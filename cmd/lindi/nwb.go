@@ -63,10 +63,15 @@ func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 // the source's tables with rows appended.
 func printAdded(ctx context.Context, w io.Writer, f *nwb.File) error {
 	ad, err := f.Added(ctx)
-	if err != nil || ad == nil {
+	if ad == nil {
 		return err
 	}
 	fmt.Fprintf(w, "\namends\t%s\n", printable(ad.Source))
+	if err != nil {
+		// The source moved or is offline: say so, the rest is printed.
+		fmt.Fprintf(w, "added\tunknown: %s\n", printable(err.Error()))
+		return nil
+	}
 	if len(ad.Objects) == 0 && len(ad.Grown) == 0 {
 		fmt.Fprintln(w, "added\tnothing")
 	}
