@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -840,5 +842,51 @@ func BenchmarkAddTimeSeries(b *testing.B) {
 		if err := a.Close(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAmendRemote amends a source read over HTTP: the amendment refers to
+// its chunks by URL and records the URL as its source.
+func TestAmendRemote(t *testing.T) {
+	ctx := context.Background()
+	srv := httptest.NewServer(http.FileServer(http.Dir("testdata/amend")))
+	defer srv.Close()
+	url := srv.URL + "/source.nwb"
+	out := filepath.Join(t.TempDir(), "r.lindi.d")
+	a, err := Amend(ctx, url, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := a.Processing(ctx, "behavior", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mod.AddTimeSeries(ctx, "speed", SeriesSpec{Data: NewData(speed), Timestamps: speedT}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if s, _ := f.H5().Root().Attrs().String(SourceAttr); s != url {
+		t.Errorf("source %q, want %q", s, url)
+	}
+	local, err := Open(ctx, amendSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer local.Close()
+	want, _ := filtered(t, ctx, local)
+	got, _ := filtered(t, ctx, f)
+	if !slices.Equal(got, want) {
+		t.Error("the remote source's series reads differently through the amendment")
+	}
+	ad, err := f.Added(ctx)
+	if err != nil || len(ad.Objects) != 2 || ad.Objects[1].Path != "/processing/behavior/speed" {
+		t.Errorf("added %+v, %v", ad, err)
 	}
 }
