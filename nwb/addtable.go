@@ -444,11 +444,45 @@ type UnitsSpec struct {
 	// WaveformRate Hz.
 	WaveformMean Data
 	WaveformRate float64
-	// Columns are further columns (waveforms as a NewRagged2Column, say).
+	// Waveforms, when set, are each unit's spikes' waveforms: per unit,
+	// per spike, per electrode, the samples (as many for every waveform),
+	// in volts, sampled at WaveformRate Hz; stored as NWB's doubly ragged
+	// waveforms column.
+	Waveforms [][][][]float32
+	// Columns are further columns.
 	Columns []ColumnSpec
 }
 
-func (s UnitsSpec) table() TableSpec {
+// waveforms is the doubly ragged waveforms column of s.
+func (s UnitsSpec) waveforms() (ColumnSpec, error) {
+	var flat []float32
+	var perSpike, perUnit []int
+	samples, n := -1, 0
+	for u, spikes := range s.Waveforms {
+		for k, electrodes := range spikes {
+			for e, w := range electrodes {
+				if samples < 0 {
+					samples = len(w)
+				}
+				if len(w) != samples {
+					return ColumnSpec{}, fmt.Errorf("%w: units: the waveform of unit %d, spike %d, electrode %d has %d samples, not %d", ErrSpec, u, k, e, len(w), samples)
+				}
+				flat = append(flat, w...)
+				n++
+			}
+			perSpike = append(perSpike, n)
+		}
+		perUnit = append(perUnit, len(perSpike))
+	}
+	attrs := map[string]any{"unit": "volts"}
+	if s.WaveformRate != 0 {
+		attrs["sampling_rate"] = s.WaveformRate
+	}
+	return ColumnSpec{Name: "waveforms", Description: "the waveforms of each spike on each electrode",
+		Data: NewData(flat, n, max(samples, 0)), Index: [][]int{perSpike, perUnit}, Attrs: attrs}, nil
+}
+
+func (s UnitsSpec) table() (TableSpec, error) {
 	var cols []ColumnSpec
 	if s.SpikeTimes != nil {
 		cols = append(cols, NewRaggedColumn("spike_times", "the spike times for each unit", s.SpikeTimes))
@@ -464,7 +498,14 @@ func (s UnitsSpec) table() TableSpec {
 		}
 		cols = append(cols, ColumnSpec{Name: "waveform_mean", Description: "the spike waveform mean for each spike unit", Data: s.WaveformMean, Attrs: attrs})
 	}
-	return TableSpec{Description: s.Description, IDs: s.IDs, Columns: append(cols, s.Columns...)}
+	if s.Waveforms != nil {
+		c, err := s.waveforms()
+		if err != nil {
+			return TableSpec{}, err
+		}
+		cols = append(cols, c)
+	}
+	return TableSpec{Description: s.Description, IDs: s.IDs, Columns: append(cols, s.Columns...)}, nil
 }
 
 // AddUnits adds the Units table name to c.
@@ -472,7 +513,11 @@ func (c *Container) AddUnits(ctx context.Context, name string, s UnitsSpec) (*Un
 	if s.Description == "" {
 		s.Description = "units"
 	}
-	t, err := c.addTable(ctx, name, "core", "Units", s.table())
+	spec, err := s.table()
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.addTable(ctx, name, "core", "Units", spec)
 	if err != nil {
 		return nil, err
 	}
@@ -483,7 +528,11 @@ func (c *Container) AddUnits(ctx context.Context, name string, s UnitsSpec) (*Un
 // /units exists (s must then give each of its columns), else a new table.
 func (a *Amendment) AddUnits(ctx context.Context, s UnitsSpec) (*Units, error) {
 	if _, err := a.h.Get(ctx, "units"); err == nil {
-		t, err := a.AppendRows(ctx, "units", s.table())
+		spec, err := s.table()
+		if err != nil {
+			return nil, err
+		}
+		t, err := a.AppendRows(ctx, "units", spec)
 		if err != nil {
 			return nil, err
 		}

@@ -39,6 +39,11 @@ var (
 	scoreRefs  = []h5.Reference{{Path: "/acquisition/ElectricalSeries"}, {Path: "/processing/behavior/speed"}, {Path: "/units"}}
 	newSpikes  = [][]float64{{0.5, 0.6}, {}, {0.01, 0.02, 0.03}}
 	newSpElec  = [][]int{{3}, {4, 5}, {0}}
+	// Per unit, per spike, per electrode, 3 samples.
+	sortedWaveforms = [][][][]float32{
+		{{{1, 2, 3}, {4, 5, 6}}, {{7, 8, 9}}},
+		{{{10, 11, 12}, {13, 14, 15}, {16, 17, 18}}},
+	}
 )
 
 // positions is a 2-D series with a rate.
@@ -114,7 +119,8 @@ func writeAmendment(t *testing.T, ctx context.Context, out string) {
 	for i := range wm {
 		wm[i] = float32(i) / 4
 	}
-	if _, err := ec.AddUnits(ctx, "sorted", UnitsSpec{SpikeTimes: [][]float64{{1, 2}, {3}}, WaveformMean: NewData(wm, 2, 5), WaveformRate: 30000}); err != nil {
+	if _, err := ec.AddUnits(ctx, "sorted", UnitsSpec{SpikeTimes: [][]float64{{1, 2}, {3}}, WaveformMean: NewData(wm, 2, 5), WaveformRate: 30000,
+		Waveforms: sortedWaveforms}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: newSpikes, Electrodes: newSpElec}); err != nil {
@@ -245,6 +251,12 @@ func checkAmendment(t *testing.T, ctx context.Context, f *File) {
 	}
 	if s, err := sorted.SpikeTimes(ctx, 1); err != nil || !slices.Equal(s, []float64{3}) {
 		t.Errorf("sorted unit 1: %v, %v", s, err)
+	}
+	type wf struct {
+		W [][][]float32 `nwb:"waveforms"`
+	}
+	if w, err := Rows[wf](ctx, sorted.Table, 0, 2); err != nil || !reflect.DeepEqual([][][][]float32{w[0].W, w[1].W}, sortedWaveforms) {
+		t.Errorf("sorted waveforms %v, %v", w, err)
 	}
 	trials, err := f.Trials(ctx)
 	if err != nil {
@@ -477,6 +489,10 @@ func TestAmendErrors(t *testing.T) {
 		}},
 		{"units column of another element shape", ErrSpec, func() error {
 			_, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: [][]float64{{1}}, Electrodes: [][]int{{1}}, Columns: []ColumnSpec{}, WaveformMean: NewData([]float64{1, 2}, 1, 2)})
+			return err
+		}},
+		{"waveforms of different lengths", ErrSpec, func() error {
+			_, err := beh.AddUnits(ctx, "u", UnitsSpec{SpikeTimes: [][]float64{{1}}, Waveforms: [][][][]float32{{{{1, 2}, {3}}}}})
 			return err
 		}},
 		{"module without description", ErrSpec, func() error {

@@ -96,6 +96,9 @@ def main(d):
         check(type(su).__name__ == "Units" and [list(x) for x in sdf["spike_times"]] == [[1, 2], [3]]
               and su["waveform_mean"].data.shape == (2, 5) and near(su["waveform_mean"].data[:], np.arange(10).reshape(2, 5) / 4)
               and su.waveform_rate == 30000 and su.waveform_unit == "volts", "sorted: a new Units table with waveform_mean")
+        wf = [[[list(e) for e in spike] for spike in unit] for unit in sdf["waveforms"]]
+        check(wf == [[[[1, 2, 3], [4, 5, 6]], [[7, 8, 9]]], [[[10, 11, 12], [13, 14, 15], [16, 17, 18]]]]
+              and su["waveforms"].target.target.data.dtype == np.float32, "sorted: doubly ragged waveforms (unit, spike, electrode, samples)")
         udf = nwb.units.to_dataframe()
         check(list(udf.index) == [0, 1, 2, 3, 4]
               and [list(x) for x in udf["spike_times"]] == [[0.1, 0.2, 0.35], [0.05], [0.5, 0.6], [], [0.01, 0.02, 0.03]],
