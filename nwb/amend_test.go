@@ -906,3 +906,33 @@ func TestAmendRemote(t *testing.T) {
 		t.Errorf("added %+v, %v", ad, err)
 	}
 }
+
+// pyTar, when set, names a .lindi.tar Python lindi made of the source
+// (testdata/amend/run.sh makes it), for TestAmendPythonTar to add to.
+var pyTar = flag.String("pytar", "", "a .lindi.tar of the source written by Python lindi, to amend")
+
+// TestAmendPythonTar adds to a .lindi.tar Python lindi wrote: a series in a
+// new module and a unit appended to /units (check.py reads them back).
+func TestAmendPythonTar(t *testing.T) {
+	if *pyTar == "" {
+		t.Skip("-pytar FILE amends a .lindi.tar Python lindi wrote (testdata/amend/run.sh)")
+	}
+	ctx := context.Background()
+	a, err := OpenAmendment(ctx, *pyTar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.Processing(ctx, "behavior", "from go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AddTimeSeries(ctx, "speed", SeriesSpec{Data: NewData(speed), Unit: "m/s", Timestamps: speedT}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: [][]float64{{1}}, Electrodes: [][]int{{2}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -122,6 +122,19 @@ def main(d):
         new = [e for e in errs if e not in src_errs]
         print("validation:", errs)
         check(not new, "pynwb.validate reports nothing new")
+    p = os.path.join(d, "python.nwb.lindi.tar")
+    if os.path.exists(p):
+        print("== python.nwb.lindi.tar (written by Python lindi, amended by Go)")
+        nwb = NWBHDF5IO(file=lindi.LindiH5pyFile.from_lindi_file(p), mode="r").read()
+        s = nwb.processing["behavior"]["speed"]
+        check(near(s.data[:], [1.5, 2, -0.25, 4, 8]) and near(s.timestamps[:], [0, 0.1, 0.25, 0.5, 0.75]), "speed added by Go")
+        check([list(x) for x in nwb.units.to_dataframe()["spike_times"]] == [[0.1, 0.2, 0.35], [0.05], [1]], "a unit appended by Go")
+        errs = validate(NWBHDF5IO(file=lindi.LindiH5pyFile.from_lindi_file(p), mode="r"))
+        check(not [e for e in errs if e not in src_errs], "pynwb.validate reports nothing new")
+        f = lindi.LindiH5pyFile.from_lindi_file(p, mode="r+")
+        f.attrs["python_again"] = "yes"
+        f.close()
+        check(lindi.LindiH5pyFile.from_lindi_file(p).attrs["python_again"] == "yes", "Python lindi amends it again (r+)")
     p = os.path.join(d, "extension.lindi.tar")
     if os.path.exists(p):
         # pynwb 2.3.1 reads cached namespaces only when asked (load_namespaces=True).
