@@ -421,6 +421,10 @@ func (a *Amendment) AddTrials(ctx context.Context, s IntervalsSpec) (*Intervals,
 	if s.Description == "" {
 		s.Description = "experimental trials"
 	}
+	spec := s.table()
+	if _, err := checkColumns(ctx, a.File, "/intervals/trials", spec.Columns, spec.IDs, -1); err != nil {
+		return nil, err // before /intervals is made
+	}
 	g, err := a.h.Root().RequireGroup(ctx, "intervals")
 	if err != nil {
 		return nil, err

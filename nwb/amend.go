@@ -110,15 +110,7 @@ func (a *Amendment) Processing(ctx context.Context, name, description string) (*
 	if err := checkNewName(name); err != nil {
 		return nil, err
 	}
-	proc, err := a.h.Root().RequireGroup(ctx, "processing")
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := proc.Link(name); ok {
-		g, err := proc.Group(ctx, name)
-		if err != nil {
-			return nil, err
-		}
+	if g, err := a.h.Group(ctx, "processing/"+name); err == nil {
 		if t := typeOf(g); t != "ProcessingModule" {
 			return nil, fmt.Errorf("nwb: %s is a %q, not a ProcessingModule: %w", g.Path(), t, errExists)
 		}
@@ -126,6 +118,13 @@ func (a *Amendment) Processing(ctx context.Context, name, description string) (*
 	}
 	if description == "" {
 		return nil, fmt.Errorf("%w: processing module %q needs a description", ErrSpec, name)
+	}
+	proc, err := a.h.Root().RequireGroup(ctx, "processing")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFree(proc, name); err != nil {
+		return nil, err // a dataset or link of that name
 	}
 	g, err := newGroup(ctx, proc, name, "core", "ProcessingModule", map[string]any{"description": description})
 	if err != nil {

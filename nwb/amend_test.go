@@ -517,6 +517,30 @@ func TestAmendErrors(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// Refusals in a file without /processing or /intervals make neither.
+	bare := filepath.Join(t.TempDir(), "bare.lindi.tar")
+	b, err := Amend(ctx, "../testdata/nwb/tables.nwb", bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.H5().Root().Delete(ctx, "intervals"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Processing(ctx, "p", ""); !errors.Is(err, ErrSpec) {
+		t.Errorf("module without description: %v", err)
+	}
+	if _, err := b.AddTrials(ctx, IntervalsSpec{Start: []float64{1}, Stop: []float64{2}, IDs: []int64{1, 2}}); !errors.Is(err, ErrSpec) {
+		t.Errorf("trials with 2 ids for 1 row: %v", err)
+	}
+	for _, g := range []string{"processing", "intervals"} {
+		if _, ok := b.H5().Root().Link(g); ok {
+			t.Errorf("a refused addition made /%s", g)
+		}
+	}
+	if tr, err := b.AddTrials(ctx, IntervalsSpec{Start: []float64{1}, Stop: []float64{2}}); err != nil || tr.Len() != 1 || tr.Description() != "experimental trials" {
+		t.Errorf("new trials: %v", err)
+	}
+	b.Discard()
 	f, err := Open(ctx, out)
 	if err != nil {
 		t.Fatal(err)
