@@ -960,3 +960,45 @@ func TestAmendPythonTar(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAppendWidensIndex appends past what the source's uint8 indexes hold.
+func TestAppendWidensIndex(t *testing.T) {
+	ctx := context.Background()
+	a, err := Amend(ctx, amendSource, filepath.Join(t.TempDir(), "w.lindi.tar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Discard()
+	many := make([]float64, 300)
+	for i := range many {
+		many[i] = float64(i) / 100
+	}
+	u, err := a.AddUnits(ctx, UnitsSpec{SpikeTimes: [][]float64{many}, Electrodes: [][]int{{1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := u.Column("spike_times")
+	if dt := c.index[0].DType().String(); dt != "<u2" {
+		t.Errorf("spike_times_index is %s, want <u2", dt)
+	}
+	trains, err := u.SpikeTrains(ctx, 0, 3)
+	if err != nil || len(trains[2]) != 300 || trains[2][299] != 2.99 || !slices.Equal(trains[0], []float64{0.1, 0.2, 0.35}) {
+		t.Errorf("trains %v, %v", len(trains), err)
+	}
+	if r, err := c.index[0].Attrs().Ref("target"); err != nil || r.Path != "/units/spike_times" {
+		t.Errorf("target %v, %v", r, err)
+	}
+	src, err := h5.Open(ctx, amendSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	old, err := src.Dataset(ctx, "units/spike_times_index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := old.Attrs().String("object_id")
+	if id, _ := c.index[0].Attrs().String("object_id"); id != want || id == "" {
+		t.Errorf("spike_times_index object_id %q, not the source's %q", id, want)
+	}
+}
