@@ -136,37 +136,50 @@ func amend(ctx context.Context, a *nwb.Amendment) (string, error) {
 }
 
 // firstSeries finds the first usable TimeSeries under /acquisition, in path
-// order, or says why there is none.
+// order (walking /acquisition only, not into a series), or says why there
+// is none.
 func firstSeries(ctx context.Context, f *nwb.File) (*nwb.TimeSeries, error) {
-	objs, err := f.Objects(ctx)
+	acq, err := f.H5().Group(ctx, "acquisition")
+	if errors.Is(err, h5.ErrNotFound) {
+		return nil, fmt.Errorf("%s has no /acquisition", f.H5().Name())
+	}
 	if err != nil {
 		return nil, err
 	}
+	var found *nwb.TimeSeries
 	var seen []string
-	for _, o := range objs {
-		if !o.Group || !strings.HasPrefix(o.Path, "/acquisition/") {
-			continue
+	errFound := errors.New("found")
+	err = acq.Walk(ctx, func(path string, link h5.Link, obj h5.Object, err error) error {
+		if _, isGroup := obj.(*h5.Group); err != nil || !isGroup || link.Kind != h5.HardLink {
+			return nil
 		}
-		ts, err := f.TimeSeries(ctx, o.Path)
+		ts, err := f.TimeSeries(ctx, path)
 		if errors.Is(err, nwb.ErrNotTimeSeries) || errors.Is(err, h5.ErrNotFound) {
-			continue // not a time series
+			return nil // not a time series: look inside (a container such as Position)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		d := ts.Data()
 		switch k := d.DType().Kind; {
 		case k != zarrmeta.KindInt && k != zarrmeta.KindUint && k != zarrmeta.KindFloat:
-			seen = append(seen, fmt.Sprintf("%s (%s data)", o.Path, d.DType()))
+			seen = append(seen, fmt.Sprintf("%s (%s data)", path, d.DType()))
 		case d.NDim() > 2:
-			seen = append(seen, fmt.Sprintf("%s (%d-D data)", o.Path, d.NDim()))
+			seen = append(seen, fmt.Sprintf("%s (%d-D data)", path, d.NDim()))
 		case ts.Len() == 0:
-			seen = append(seen, o.Path+" (no samples)")
+			seen = append(seen, path+" (no samples)")
 		default:
-			return ts, nil
+			found = ts
+			return errFound
 		}
-	}
-	if len(seen) == 0 {
+		return h5.SkipGroup
+	})
+	switch {
+	case found != nil:
+		return found, nil
+	case err != nil:
+		return nil, err
+	case len(seen) == 0:
 		return nil, fmt.Errorf("%s has no TimeSeries under /acquisition", f.H5().Name())
 	}
 	return nil, fmt.Errorf("%s has no TimeSeries under /acquisition with 1-D or 2-D numeric data and a sample: %s",

@@ -170,7 +170,7 @@ func TestAmendConversion(t *testing.T) {
 
 // source makes a variant of the pynwb source: its ElectricalSeries removed,
 // and the series add puts in /acquisition.
-func source(t *testing.T, add func(c *nwb.Container)) string {
+func source(t *testing.T, add func(a *nwb.Amendment, c *nwb.Container)) string {
 	t.Helper()
 	ctx := context.Background()
 	p := filepath.Join(t.TempDir(), "src.lindi.tar")
@@ -185,7 +185,7 @@ func source(t *testing.T, add func(c *nwb.Container)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	add(c)
+	add(a, c)
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -203,19 +203,30 @@ func TestAmendTimestamps(t *testing.T) {
 		v[i] = int32((i * 7919) % 1013)
 		ts[i] = 2 + float64(i)*0.001 + float64(i%3)*1e-5
 	}
-	src := source(t, func(c *nwb.Container) {
+	src := source(t, func(a *nwb.Amendment, c *nwb.Container) {
 		if _, err := c.AddTimeSeries(ctx, "A_cube", nwb.SeriesSpec{Data: nwb.NewData(make([]float64, 8), 2, 2, 2), Rate: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.AddTimeSeries(ctx, "B_text", nwb.SeriesSpec{Data: nwb.NewData([]string{"x"}), Rate: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.AddTimeSeries(ctx, "C_ramp", nwb.SeriesSpec{Data: nwb.NewData(v), Unit: "au", Conversion: 0.5, Offset: -3, Timestamps: ts}); err != nil {
+		// Inside a container, as a SpatialSeries sits in a Position.
+		if _, err := c.AddGroup(ctx, "Box", "core", "Position", nil); err != nil {
+			t.Fatal(err)
+		}
+		box, err := a.Container(ctx, "acquisition/Box")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := box.AddTimeSeries(ctx, "ramp", nwb.SeriesSpec{Data: nwb.NewData(v), Unit: "au", Conversion: 0.5, Offset: -3, Timestamps: ts}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AddTimeSeries(ctx, "C_later", nwb.SeriesSpec{Data: nwb.NewData([]float64{1}), Rate: 1}); err != nil {
 			t.Fatal(err)
 		}
 	})
 	out := filepath.Join(t.TempDir(), "amended.lindi.tar")
-	f := check(t, src, "acquisition/C_ramp", out)
+	f := check(t, src, "acquisition/Box/ramp", out)
 	defer f.Close()
 	sm, err := f.TimeSeries(ctx, "processing/analysis/smoothed")
 	if err != nil {
@@ -230,7 +241,7 @@ func TestAmendTimestamps(t *testing.T) {
 // and leaves no output.
 func TestAmendNoSeries(t *testing.T) {
 	ctx := context.Background()
-	src := source(t, func(c *nwb.Container) {
+	src := source(t, func(_ *nwb.Amendment, c *nwb.Container) {
 		if _, err := c.AddTimeSeries(ctx, "empty", nwb.SeriesSpec{Data: nwb.NewData([]float64{}), Rate: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +254,7 @@ func TestAmendNoSeries(t *testing.T) {
 	if _, err := h5.Open(ctx, out); err == nil {
 		t.Error("an output was left")
 	}
-	src = source(t, func(*nwb.Container) {})
+	src = source(t, func(*nwb.Amendment, *nwb.Container) {})
 	if _, err := run(ctx, src, out); err == nil || !strings.Contains(err.Error(), "no TimeSeries under /acquisition") {
 		t.Errorf("err = %v", err)
 	}
