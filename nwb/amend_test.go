@@ -130,6 +130,16 @@ func writeAmendment(t *testing.T, ctx context.Context, out string) {
 		Columns: []ColumnSpec{NewColumn("correct", "whether the trial was correct", []bool{true, true})}}); err != nil {
 		t.Fatal(err)
 	}
+	shank := h5.Reference{Path: "/general/extracellular_ephys/shank0"}
+	if _, err := a.AppendRows(ctx, "general/extracellular_ephys/electrodes", TableSpec{Columns: []ColumnSpec{
+		NewColumn("location", "l", []string{"CA3", "DG"}),
+		NewColumn("group", "g", []h5.Reference{shank, shank}),
+		NewColumn("group_name", "n", []string{"shank0", "shank0"}),
+		NewColumn("x", "x", []float64{6, 7}), NewColumn("y", "y", []float64{12, 14}), NewColumn("z", "z", []float64{0, 0}),
+		NewColumn("imp", "i", []float64{-1, -1}), NewColumn("filtering", "f", []string{"none", "none"}),
+	}}); err != nil {
+		t.Fatal(err)
+	}
 	iv, err := a.Container(ctx, "intervals")
 	if err != nil {
 		t.Fatal(err)
@@ -588,7 +598,7 @@ func TestAdded(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("added groups\n%v\nwant\n%v", got, want)
 	}
-	if g := ad.Grown; !reflect.DeepEqual(g, []Grown{{"/intervals/trials", 2, 4}, {"/units", 2, 5}}) {
+	if g := ad.Grown; !reflect.DeepEqual(g, []Grown{{"/general/extracellular_ephys/electrodes", 6, 8}, {"/intervals/trials", 2, 4}, {"/units", 2, 5}}) {
 		t.Errorf("grown %v", g)
 	}
 	src, err := Open(ctx, amendSource)
@@ -1000,5 +1010,46 @@ func TestAppendWidensIndex(t *testing.T) {
 	want, _ := old.Attrs().String("object_id")
 	if id, _ := c.index[0].Attrs().String("object_id"); id != want || id == "" {
 		t.Errorf("spike_times_index object_id %q, not the source's %q", id, want)
+	}
+}
+
+// TestAppendElectrodes appends to the electrodes table: string and
+// reference columns grow too.
+func TestAppendElectrodes(t *testing.T) {
+	ctx := context.Background()
+	a, err := Amend(ctx, amendSource, filepath.Join(t.TempDir(), "e.lindi.tar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Discard()
+	shank := h5.Reference{Path: "/general/extracellular_ephys/shank0"}
+	if _, err := a.AppendRows(ctx, "general/extracellular_ephys/electrodes", TableSpec{Columns: []ColumnSpec{
+		NewColumn("location", "l", []string{"CA3", "DG"}),
+		NewColumn("group", "g", []h5.Reference{shank, shank}),
+		NewColumn("group_name", "n", []string{"shank0", "shank0"}),
+		NewColumn("x", "x", []float64{6, 7}), NewColumn("y", "y", []float64{12, 14}), NewColumn("z", "z", []float64{0, 0}),
+		NewColumn("imp", "i", []float64{-1, -1}), NewColumn("filtering", "f", []string{"none", "none"}),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.Electrodes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locs, err := e.Locations(ctx)
+	if err != nil || len(locs) != 8 || locs[0] != "CA1" || locs[7] != "DG" {
+		t.Errorf("locations %v, %v", locs, err)
+	}
+	groups, err := e.Groups(ctx)
+	if err != nil || len(groups) != 8 || groups[6].Path() != shank.Path || groups[0].Path() != shank.Path {
+		t.Errorf("groups %v, %v", groups, err)
+	}
+	// A region into the grown table reaches the new rows.
+	beh, err := a.Processing(ctx, "b", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := beh.AddElectricalSeries(ctx, "es", ElectricalSeriesSpec{SeriesSpec: SeriesSpec{Data: NewData([]float64{1, 2}, 1, 2), Rate: 1}, Electrodes: []int{6, 7}}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -104,6 +104,9 @@ def main(d):
               and [list(x) for x in udf["spike_times"]] == [[0.1, 0.2, 0.35], [0.05], [0.5, 0.6], [], [0.01, 0.02, 0.03]],
               "units: rows appended, spike times")
         check([list(x.index) for x in udf["electrodes"]] == [[0], [1, 2], [3], [4, 5], [0]], "units: appended electrodes")
+        edf = nwb.electrodes.to_dataframe()
+        check(len(edf) == 8 and list(edf["location"])[6:] == ["CA3", "DG"] and edf["group"].iloc[7] is nwb.electrode_groups["shank0"]
+              and list(edf["x"]) == [0, 1, 2, 3, 4, 5, 6, 7], "electrodes: rows appended, string and reference columns")
         tdf = nwb.trials.to_dataframe()
         check(list(tdf["start_time"]) == [0, 0.2, 0.4, 0.6] and list(tdf["stop_time"]) == [0.1, 0.3, 0.5, 0.7]
               and list(tdf["correct"]) == [True, False, True, True], "trials: rows appended")
