@@ -14,6 +14,24 @@
 // the typed view of a Table already open. Rows and Select decode table rows
 // into a slice of the caller's struct type, by field tags.
 //
+// Amend makes an amendment: a .lindi.tar or .lindi.d that refers to any
+// NWB source's chunks and takes new objects, written through h5's write
+// API (chunked, compressed, encoded on every core) with what the NWB schema
+// asks of them (namespace, neurodata_type, a fresh object_id, the required
+// attributes and dtypes), so that pynwb reads them beside the source's:
+//
+//	a, err := nwb.Amend(ctx, "sub-01.nwb", "sub-01.lindi.tar")
+//	mod, err := a.Processing(ctx, "behavior", "running speed")
+//	_, err = mod.AddTimeSeries(ctx, "speed", nwb.SeriesSpec{Data: nwb.NewData(v), Unit: "m/s", Rate: 30})
+//	err = a.Close() // commits, atomically
+//
+// Containers take TimeSeries, ElectricalSeries, DynamicTables (plain,
+// ragged, doubly ragged, region and reference columns), TimeIntervals and
+// Units; AddUnits and AddTrials append rows to the file's tables when they
+// exist; AddNamespace caches an extension's specification. Each addition
+// is checked whole before anything is written (ErrSpec), so that a refused
+// one leaves the amendment as it was.
+//
 // Every read goes through h5, so it fetches and decodes only the chunks it
 // touches, concurrently, from any source h5 opens. A File and the tables and
 // series it returns are safe for concurrent use.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 
 	"github.com/lindigo/lindi/nwb"
 )
@@ -252,4 +254,71 @@ func ExampleSelect() {
 	// 1 DG /general/extracellular_ephys/shank2
 	// 2 CA3 /general/extracellular_ephys/shank1
 	// 3 CA1 /general/extracellular_ephys/shank0
+}
+
+// Example_amend is the README's amendment example: a window of an
+// ElectricalSeries, filtered, added as a new ElectricalSeries in
+// processing/ecephys of a .lindi.tar that refers to the source's chunks.
+func Example_amend() {
+	dir, err := os.MkdirTemp("", "amend")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "amended.lindi.tar")
+	// From here, the README's lines.
+	ctx := context.Background()
+	a, err := nwb.Amend(ctx, "testdata/amend/source.nwb", out) // any NWB source; out holds only what is new
+	if err != nil {
+		log.Fatal(err)
+	}
+	ts, err := a.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lo, hi, err := ts.Window(ctx, 0.6, 0.7) // the samples from 0.6 s to 0.7 s
+	if err != nil {
+		log.Fatal(err)
+	}
+	v, err := ts.ReadPhysical(ctx, lo, hi) // volts, samples × channels
+	if err != nil {
+		log.Fatal(err)
+	}
+	nc := v.Shape[1]
+	for i := len(v.Data) - 1; i >= nc; i-- {
+		v.Data[i] -= v.Data[i-nc]
+	} // first difference: a high-pass
+	electrodes, _, err := ts.Electrodes(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	rate, _ := ts.Rate()
+	mod, err := a.Processing(ctx, "ecephys", "filtered recordings")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = mod.AddElectricalSeries(ctx, "highpass", nwb.ElectricalSeriesSpec{Electrodes: electrodes,
+		SeriesSpec: nwb.SeriesSpec{Data: nwb.NewData(v.Data, v.Shape...), Rate: rate, StartingTime: 0.6}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		log.Fatal(err)
+	} // commits, atomically
+	// The README's lines end here.
+	f, err := nwb.Open(ctx, out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	hp, err := f.TimeSeries(ctx, "processing/ecephys/highpass")
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := hp.ReadPhysical(ctx, 1, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %v %s, %.1f mV from sample 0 to 1 on channel 0\n", hp.Type(), hp.Data().Shape(), hp.Unit(), w.Data[0]*1000)
+	// Output: ElectricalSeries: [100 4] volts, -0.1 mV from sample 0 to 1 on channel 0
 }

@@ -66,6 +66,8 @@ type Object struct {
 	Namespace string
 	// Group is set for a group, unset for a dataset.
 	Group bool
+	// ObjectID is its object_id ("" when it has none).
+	ObjectID string
 }
 
 // Objects lists the file's neurodata objects below the root, depth first in
@@ -81,8 +83,9 @@ func (f *File) Objects(ctx context.Context) ([]Object, error) {
 			return nil
 		}
 		ns, _ := obj.Attrs().String("namespace")
+		id, _ := obj.Attrs().String("object_id")
 		_, isGroup := obj.(*h5.Group)
-		out = append(out, Object{Path: obj.Path(), Name: obj.Name(), Type: t, Namespace: ns, Group: isGroup})
+		out = append(out, Object{Path: obj.Path(), Name: obj.Name(), Type: t, Namespace: ns, Group: isGroup, ObjectID: id})
 		return nil
 	})
 	return out, err

@@ -13,7 +13,9 @@ import (
 )
 
 // cmdNWB prints a summary of an NWB file: its session, subject and devices,
-// then a line per time series and per table, in path order.
+// then a line per time series and per table, in path order; for an
+// amendment (nwb.Amend's), its source and what it added: the new objects
+// and the source's tables it appended rows to.
 func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("nwb", flag.ContinueOnError)
 	args, err := parseArgs(fs, args)
@@ -49,7 +51,44 @@ func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 			fmt.Fprintf(w, "%s\t%s\t%s\n", printable(strings.TrimPrefix(o.Path, "/")), printable(o.Type), line)
 		}
 	}
+	if err := printAdded(ctx, w, f); err != nil {
+		return err
+	}
 	return w.Flush()
+}
+
+// printAdded prints, for an amendment, its source and what it added: the
+// new objects (not the members of a new table or series, but those of a
+// new ProcessingModule) and
+// the source's tables with rows appended.
+func printAdded(ctx context.Context, w io.Writer, f *nwb.File) error {
+	ad, err := f.Added(ctx)
+	if ad == nil {
+		return err
+	}
+	fmt.Fprintf(w, "\namends\t%s\n", printable(ad.Source))
+	if err != nil {
+		// The source moved or is offline: say so, the rest is printed.
+		fmt.Fprintf(w, "added\tunknown: %s\n", printable(err.Error()))
+		return nil
+	}
+	if len(ad.Objects) == 0 && len(ad.Grown) == 0 {
+		fmt.Fprintln(w, "added\tnothing")
+	}
+	var parts []string // added objects whose members are parts of them, not listed
+	for _, o := range ad.Objects {
+		if slices.ContainsFunc(parts, func(p string) bool { return strings.HasPrefix(o.Path, p+"/") }) {
+			continue
+		}
+		if o.Type != "ProcessingModule" {
+			parts = append(parts, o.Path)
+		}
+		fmt.Fprintf(w, "added\t%s\t%s\n", printable(strings.TrimPrefix(o.Path, "/")), printable(o.Type))
+	}
+	for _, g := range ad.Grown {
+		fmt.Fprintf(w, "appended\t%s\t%d rows (%d before)\n", printable(strings.TrimPrefix(g.Path, "/")), g.Rows-g.Before, g.Before)
+	}
+	return nil
 }
 
 // printSession prints the fields of s that the file has.
