@@ -350,9 +350,19 @@ func (f *File) open(ctx context.Context, in *driver.Input) error {
 	if in.URL && errors.As(sniffErr, &netErr) {
 		return sniffErr
 	}
-	for _, d := range maybe {
-		if err := f.openWith(ctx, d, in); !errors.Is(err, driver.ErrNotMine) {
+	if in.URL && len(maybe) > 1 {
+		// Each guess costs round trips (a Zarr v2 store's .zmetadata and
+		// .zgroup, a Zarr v3 store's zarr.json, a .lindi.d's lindi.json):
+		// over the network they are made at once, and the first driver, in
+		// order, that takes the file wins, as if they had been tried in turn.
+		if err, done := f.openFirst(ctx, maybe, in); done {
 			return err
+		}
+	} else {
+		for _, d := range maybe {
+			if err := f.openWith(ctx, d, in); !errors.Is(err, driver.ErrNotMine) {
+				return err
+			}
 		}
 	}
 	if sniffErr != nil {
@@ -385,6 +395,43 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 	if err != nil {
 		return err
 	}
+	return f.use(ctx, d, root)
+}
+
+// openFirst opens in with every driver of ds concurrently and keeps the
+// first, in the order of ds, that does not say ErrNotMine; done is false when
+// every one said it. The later drivers' opens are cancelled once an earlier
+// one has answered.
+func (f *File) openFirst(ctx context.Context, ds []driver.Driver, in *driver.Input) (err error, done bool) {
+	type result struct {
+		root *driver.Group
+		err  error
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make([]chan result, len(ds))
+	for i, d := range ds {
+		results[i] = make(chan result, 1)
+		go func() {
+			root, err := d.Open(ctx, f.env, in)
+			results[i] <- result{root, err}
+		}()
+	}
+	for i, d := range ds {
+		r := <-results[i]
+		if errors.Is(r.err, driver.ErrNotMine) {
+			continue
+		}
+		if r.err != nil {
+			return r.err, true
+		}
+		return f.use(ctx, d, r.root), true
+	}
+	return nil, false
+}
+
+// use makes root, as driver d opened it, the file's tree.
+func (f *File) use(ctx context.Context, d driver.Driver, root *driver.Group) error {
 	f.format, f.docFn = d.Name(), root.Document
 	f.tree = newTree(f)
 	f.root = f.tree.group(root, "/")
