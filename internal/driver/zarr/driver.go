@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/store"
@@ -118,7 +119,25 @@ func (zarrDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 	}
 	// A Zarr store over HTTP, with its consolidated metadata when it has .zmetadata.
 	base := strings.TrimRight(in.Name, "/")
+	// The root's .zgroup and .zattrs are read with .zmetadata, at once: a
+	// store without consolidated metadata needs them next, one with it
+	// lost two small requests, no round trip.
+	pre := map[string]prefetched{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, key := range []string{".zgroup", ".zattrs"} {
+		wg.Go(func() {
+			b, err := readMeta(ctx, env, base+"/"+key, 0, -1)
+			if err != nil && driver.NotFound(err) {
+				err = fmt.Errorf("%w: %w", store.ErrNotFound, err)
+			}
+			mu.Lock()
+			pre[key] = prefetched{b, err}
+			mu.Unlock()
+		})
+	}
 	consolidated, err := readMeta(ctx, env, base+"/.zmetadata", 0, -1)
+	wg.Wait()
 	if err != nil && !driver.NotFound(err) {
 		return nil, err
 	}
@@ -127,6 +146,9 @@ func (zarrDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 		return nil, err
 	}
 	t := &tree{env: env, st: st, name: in.Name}
+	if consolidated == nil {
+		t.pre = pre
+	}
 	if err := t.checkGroup(ctx, fmt.Sprintf("not a LINDI JSON file, an HDF5 file or a Zarr group (no %s/.zgroup)", base)); err != nil {
 		return nil, err
 	}

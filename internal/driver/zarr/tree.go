@@ -31,6 +31,15 @@ type tree struct {
 	// name is the store's local path or URL, against which hdmf-zarr links
 	// to other stores resolve; "" for a LINDI file.
 	name string
+	// pre holds metadata documents read ahead (a remote store's root
+	// .zgroup and .zattrs, read with its .zmetadata), by key.
+	pre map[string]prefetched
+}
+
+// prefetched is a metadata document read ahead, or why it could not be.
+type prefetched struct {
+	b   []byte
+	err error
 }
 
 func (t *tree) root(ctx context.Context) (*driver.Group, error) {
@@ -150,6 +159,9 @@ func (t *tree) meta(ctx context.Context, key string) ([]byte, error) {
 }
 
 func (t *tree) metaBytes(ctx context.Context, key string) ([]byte, error) {
+	if p, ok := t.pre[key]; ok {
+		return p.b, p.err
+	}
 	v, err := t.st.Get(ctx, key)
 	if err != nil {
 		return nil, err
