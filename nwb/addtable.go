@@ -35,6 +35,9 @@ type ColumnSpec struct {
 	// Attrs are further attributes of the column's data (unit,
 	// resolution, sampling_rate, …).
 	Attrs map[string]any
+	// seriesRefs marks the timeseries column of an intervals table
+	// (core's TimeSeriesReferenceVectorData rather than VectorData).
+	seriesRefs bool
 }
 
 // NewColumn is a plain column, one value per row.
@@ -283,12 +286,15 @@ func writeColumn(ctx context.Context, g *h5.Group, c *ColumnSpec) error {
 	for k, v := range c.Attrs {
 		attrs[k] = v
 	}
-	typ := "VectorData"
-	if c.Table != "" {
+	ns, typ := "hdmf-common", "VectorData"
+	switch {
+	case c.Table != "":
 		typ = "DynamicTableRegion"
 		attrs["table"] = h5.Reference{Path: absPath(c.Table)}
+	case c.seriesRefs:
+		ns, typ = "core", "TimeSeriesReferenceVectorData"
 	}
-	if err := setTyped(ctx, d.SetAttr, "hdmf-common", typ, attrs); err != nil {
+	if err := setTyped(ctx, d.SetAttr, ns, typ, attrs); err != nil {
 		return err
 	}
 	names := c.datasets()
@@ -364,6 +370,9 @@ type IntervalsSpec struct {
 	Start, Stop []float64
 	// Tags, when set, are a list of tags per interval.
 	Tags [][]string
+	// TimeSeries, when set, are per interval the parts of time series it
+	// covers (the ragged timeseries column: TimeSeriesReferenceVectorData).
+	TimeSeries [][]SeriesRef
 	// Columns are further columns.
 	Columns []ColumnSpec
 }
@@ -375,6 +384,11 @@ func (s IntervalsSpec) table() TableSpec {
 	}
 	if s.Tags != nil {
 		cols = append(cols, NewRaggedColumn("tags", "user-defined tags", s.Tags))
+	}
+	if s.TimeSeries != nil {
+		data, ends := seriesRows(s.TimeSeries)
+		cols = append(cols, ColumnSpec{Name: "timeseries", Description: "an index into a TimeSeries object",
+			Data: data, Index: [][]int{ends}, seriesRefs: true})
 	}
 	return TableSpec{Description: s.Description, IDs: s.IDs, Columns: append(cols, s.Columns...)}
 }
@@ -581,9 +595,6 @@ func (a *Amendment) AppendRows(ctx context.Context, path string, s TableSpec) (*
 		} else if c.Table != "" {
 			return nil, fmt.Errorf("%w: %s column %s is not a region", ErrSpec, what, c.Name)
 		}
-		if old.data.DType().Kind == zarrmeta.KindStruct {
-			return nil, fmt.Errorf("%w: %s column %s is compound, which cannot be written", ErrSpec, what, c.Name)
-		}
 		if err := c.Data.check(what + " column " + c.Name); err != nil {
 			return nil, err
 		}
@@ -731,6 +742,15 @@ func writeOld(ctx context.Context, d *h5.Dataset, old *h5.Array, widen bool) err
 			return err
 		}
 		return h5.Write(ctx, d, sel, v.Data)
+	}
+	if old.DType.Kind == zarrmeta.KindStruct {
+		rows := make([][]any, len(old.Objects))
+		for i, r := range old.Objects {
+			if rows[i], _ = r.([]any); rows[i] == nil {
+				return fmt.Errorf("%s: row %d is not a row of fields", d.Path(), i)
+			}
+		}
+		return h5.WriteRows(ctx, d, sel, rows)
 	}
 	if old.DType.Kind == zarrmeta.KindObject || old.DType.Kind == zarrmeta.KindReference {
 		if refs, err := h5.As[h5.Reference](old); err == nil {

@@ -721,9 +721,34 @@ func TestAmendLindiSources(t *testing.T) {
 		if r := rows[n0+1]; len(r.WF) != 0 || !reflect.DeepEqual(r.Obs, [][]float64{{4, 5}}) || r.WM[0][0] != 60 {
 			t.Errorf("%s: second new unit %+v", src, r)
 		}
-		// The trials' compound timeseries column cannot grow.
+		// Trials grow with every column they have, the compound timeseries
+		// column (TimeSeriesReferenceVectorData) included.
 		if _, err := a.AddTrials(ctx, IntervalsSpec{Start: []float64{1}, Stop: []float64{2}}); !errors.Is(err, ErrSpec) {
 			t.Errorf("%s: appending trials without their columns: %v", src, err)
+		}
+		trialsBefore, err := a.Intervals(ctx, "intervals/trials")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k0 := trialsBefore.Len()
+		oldSeries, err := trialsBefore.Series(ctx, k0-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		iv, err := a.AddTrials(ctx, IntervalsSpec{Start: []float64{10}, Stop: []float64{11}, Tags: [][]string{{"new"}},
+			TimeSeries: [][]SeriesRef{{{Start: 0, Count: 5, Path: "/acquisition/ElectricalSeries"}, {Start: 7, Count: 2, Path: "/acquisition/ElectricalSeries"}}}})
+		if err != nil {
+			t.Fatalf("%s: appending trials: %v", src, err)
+		}
+		if iv.Len() != k0+1 {
+			t.Errorf("%s: %d trials after the append, want %d", src, iv.Len(), k0+1)
+		}
+		got, err := iv.Series(ctx, k0)
+		if err != nil || len(got) != 2 || got[1] != (SeriesRef{Start: 7, Count: 2, Path: "/acquisition/ElectricalSeries"}) {
+			t.Errorf("%s: the new trial's series %v, %v", src, got, err)
+		}
+		if again, err := iv.Series(ctx, k0-1); err != nil || !reflect.DeepEqual(again, oldSeries) {
+			t.Errorf("%s: the last old trial's series %v, was %v (%v)", src, again, oldSeries, err)
 		}
 		if err := a.Close(); err != nil {
 			t.Fatal(err)

@@ -67,6 +67,55 @@ func NewData[T h5.Value](values []T, shape ...int) Data {
 	return d
 }
 
+// NewRows holds compound rows of dtype (h5.Compound): one value per field,
+// in field order (see h5.WriteRows), a row per element of one dimension.
+func NewRows(dtype zarrmeta.DType, rows [][]any) Data {
+	d := Data{shape: []int{len(rows)}, dtype: dtype}
+	if dtype.Kind != zarrmeta.KindStruct {
+		d.err = fmt.Errorf("rows of dtype %s, not a compound", dtype)
+	}
+	for i, r := range rows {
+		if len(r) != len(dtype.Fields) {
+			d.err = fmt.Errorf("row %d has %d values for %d fields", i, len(r), len(dtype.Fields))
+			break
+		}
+		for _, v := range r {
+			if ref, ok := v.(h5.Reference); ok {
+				d.refs = append(d.refs, ref)
+			}
+		}
+	}
+	d.write = func(ctx context.Context, ds *h5.Dataset, sel selection.Selection) error {
+		return h5.WriteRows(ctx, ds, sel, rows)
+	}
+	return d
+}
+
+// seriesRefDType is the compound of a TimeSeriesReferenceVectorData (the
+// timeseries column of an intervals table): idx_start, count, timeseries.
+var seriesRefDType = func() zarrmeta.DType {
+	dt, err := h5.Compound([]string{"idx_start", "count", "timeseries"},
+		[]zarrmeta.DType{h5.DTypeOf[int32](), h5.DTypeOf[int32](), h5.ReferenceDType})
+	if err != nil {
+		panic(err) // a fixed, valid compound
+	}
+	return dt
+}()
+
+// seriesRows are the rows of a timeseries column: per interval, its series
+// references, flattened, and the index of each interval's end.
+func seriesRows(per [][]SeriesRef) (Data, []int) {
+	var rows [][]any
+	ends := make([]int, len(per))
+	for i, refs := range per {
+		for _, r := range refs {
+			rows = append(rows, []any{r.Start, r.Count, h5.Reference{Path: r.Path}})
+		}
+		ends[i] = len(rows)
+	}
+	return NewRows(seriesRefDType, rows), ends
+}
+
 // FromDense holds the elements of m as float64 data of shape [rows, cols]
 // (a copy).
 func FromDense(m mat.Matrix) Data {
