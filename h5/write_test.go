@@ -364,3 +364,43 @@ func TestCopyByValue(t *testing.T) {
 	}
 	t.Logf("%d datasets copied by value", copied)
 }
+
+func TestResize(t *testing.T) {
+	ctx := context.Background()
+	f, err := Create(ctx, t.Name()+".mem.lindi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Discard()
+	d, err := CreateDatasetFrom(ctx, f.Root(), "x", []int32{1, 2, 3, 4, 5, 6, 7}, nil, &DatasetSpec{Chunks: []int{3}, Fill: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Resize(ctx, []int{10}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadExact[int32](ctx, d, nil)
+	if err != nil || !slices.Equal(got.Data, []int32{1, 2, 3, 4, 5, 6, 7, -1, -1, -1}) {
+		// The old edge chunk was written whole, its tail beyond the old
+		// shape the fill value; the chunk beyond it was never written.
+		t.Errorf("grown: %v, %v", got, err)
+	}
+	if err := Write(ctx, d, mustSel(t, "7:10"), []int32{8, 9, 10}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Resize(ctx, []int{4}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadExact[int32](ctx, d, nil); err != nil || !slices.Equal(got.Data, []int32{1, 2, 3, 4}) {
+		t.Errorf("shrunk: %v, %v", got, err)
+	}
+	if err := d.Resize(ctx, []int{9}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadExact[int32](ctx, d, nil); err != nil || !slices.Equal(got.Data, []int32{1, 2, 3, 4, 5, 6, -1, -1, -1}) {
+		t.Errorf("grown after shrinking: %v, %v (chunk 2 was dropped, chunk 1 kept)", got, err)
+	}
+	if err := d.Resize(ctx, []int{3, 3}); err == nil {
+		t.Error("a change of rank accepted")
+	}
+}

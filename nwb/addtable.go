@@ -563,8 +563,11 @@ func (a *Amendment) AddUnits(ctx context.Context, s UnitsSpec) (*Units, error) {
 // the table has (by name, with as many index levels), each with the same
 // number of rows; new ids continue from the table's length unless s.IDs
 // gives them. Region rows are checked against the column's own table. The
-// table's datasets are written again, longer, in this file (their object
-// ids and attributes kept); the source's are untouched. Everything is
+// table's datasets grow in place (h5.Dataset.Resize: their chunks stay
+// where they are, by reference, and only the new rows are written); one
+// that cannot (an index whose dtype must widen, a dataset linked to its
+// HDF5 file) is written again, longer, in this file, its object id and
+// attributes kept. The source is untouched. Everything is
 // checked, and the table read, before the first write; should a write
 // still fail (an I/O error), the table may be left part-grown: Discard the
 // amendment then, which keeps its last committed state.
@@ -702,6 +705,14 @@ func (g *grow) read(ctx context.Context) error {
 // then the new, with the old attributes (object_id first, so that
 // references to the dataset written later find it).
 func (g *grow) write(ctx context.Context, parent *h5.Group) error {
+	n := g.old.Shape[0]
+	if g.dtype.Kind == zarrmeta.KindInvalid && g.d.Resize(ctx, g.spec.Shape) == nil {
+		// Grown in place: the old chunks stay where they are, by reference.
+		if m := g.add.Len(); m > 0 {
+			return g.add.write(ctx, g.d, selection.Selection{selection.Slice(n, n+m, 1)})
+		}
+		return nil
+	}
 	name := g.d.Name()
 	if err := parent.Delete(ctx, name); err != nil {
 		return err
@@ -710,7 +721,6 @@ func (g *grow) write(ctx context.Context, parent *h5.Group) error {
 	if err != nil {
 		return err
 	}
-	n := g.old.Shape[0]
 	if n > 0 {
 		if err := writeOld(ctx, nd, g.old, g.dtype.Kind != zarrmeta.KindInvalid); err != nil {
 			return err

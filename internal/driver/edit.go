@@ -48,6 +48,10 @@ type Editor interface {
 	// Unlink turns the _EXTERNAL_ARRAY_LINK dataset at path into an
 	// ordinary one (its chunks put first) and returns it as it now reads.
 	Unlink(ctx context.Context, path string) (*Dataset, error)
+	// Resize changes the shape of the dataset at path (same rank), keeping
+	// the chunks that stay inside it and dropping the others, and returns
+	// the dataset as it now reads.
+	Resize(ctx context.Context, path string, shape []int) (*Dataset, error)
 	// RefItem returns the item that stores a reference to the object at
 	// path in an object dataset (LINDI's {"_REFERENCE": …}).
 	RefItem(ctx context.Context, path string) (any, error)

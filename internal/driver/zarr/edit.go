@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -521,6 +522,93 @@ func (e *editor) set(key string, ref json.RawMessage) {
 	e.mu.Lock()
 	e.dirty = true
 	e.mu.Unlock()
+}
+
+func (e *editor) Resize(ctx context.Context, path string, shape []int) (*driver.Dataset, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key := keyOf(path)
+	raw, ok := e.st.Ref(joinKey(key, ".zarray"))
+	if !ok {
+		return nil, fmt.Errorf("%s is not a dataset", path)
+	}
+	m, err := store.ObjectMembers(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s/.zarray: %w", key, err)
+	}
+	old, err := zarrmeta.ParseArray(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s/.zarray: %w", key, err)
+	}
+	if len(shape) != len(old.Shape) {
+		return nil, fmt.Errorf("%s: a shape of rank %d for a dataset of rank %d", path, len(shape), len(old.Shape))
+	}
+	za, err := e.t.zattrs(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := za.ExternalArrayLink(); ok {
+		return nil, fmt.Errorf("%s is an _EXTERNAL_ARRAY_LINK dataset: materialize it first", path)
+	}
+	if za.Scalar() {
+		return nil, fmt.Errorf("%s is a scalar", path)
+	}
+	if m["shape"], err = json.Marshal(shape); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q, _ := json.Marshal(k)
+		b.Write(q)
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	d, err := e.t.dataset(key, path, b.Bytes(), za)
+	if err != nil {
+		return nil, err
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	// Chunks that now lie outside the grid are dropped, as zarr does.
+	for _, k := range e.st.Keys(joinKey(key, "")) {
+		coords, ok := chunkCoords(k[len(joinKey(key, "")):], old)
+		if !ok {
+			continue
+		}
+		for i, c := range coords {
+			if c*old.Chunks[i] >= shape[i] {
+				e.st.Delete(k)
+				break
+			}
+		}
+	}
+	e.st.Set(joinKey(key, ".zarray"), b.Bytes())
+	delete(e.metas, key)
+	e.dirty = true
+	return d, nil
+}
+
+// chunkCoords parses the chunk key rest ("3.1") of array m.
+func chunkCoords(rest string, m *zarrmeta.ArrayMeta) ([]int, bool) {
+	parts := strings.Split(rest, m.Separator)
+	if len(parts) != len(m.Shape) {
+		return nil, false
+	}
+	coords := make([]int, len(parts))
+	for i, p := range parts {
+		c, err := strconv.Atoi(p)
+		if err != nil || c < 0 {
+			return nil, false
+		}
+		coords[i] = c
+	}
+	return coords, true
 }
 
 func (e *editor) Unlink(ctx context.Context, path string) (*driver.Dataset, error) {
