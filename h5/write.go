@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/lindigo/lindi/internal/driver"
@@ -349,72 +350,48 @@ func (g *Group) remove(name string) {
 // _REFERENCE, …) and a value it cannot store (nil, a map, a mixed list, the
 // strings "NaN", "Infinity" and "-Infinity") are refused.
 func (g *Group) SetAttr(ctx context.Context, name string, v any) error {
-	attrs, err := g.f.setAttr(ctx, g.path, name, v)
-	if err != nil {
-		return err
-	}
-	g.mu.Lock()
-	g.attrs = attrs
-	g.mu.Unlock()
-	return nil
+	return g.f.changeAttr(ctx, g.path, name, &g.mu, &g.attrs, func(ed driver.Editor) (map[string]any, error) {
+		return ed.SetAttr(ctx, g.path, name, driverValue(v))
+	})
 }
 
 // DeleteAttr removes the attribute name of the group.
 func (g *Group) DeleteAttr(ctx context.Context, name string) error {
-	attrs, err := g.f.deleteAttr(ctx, g.path, name)
-	if err != nil {
-		return err
-	}
-	g.mu.Lock()
-	g.attrs = attrs
-	g.mu.Unlock()
-	return nil
+	return g.f.changeAttr(ctx, g.path, name, &g.mu, &g.attrs, func(ed driver.Editor) (map[string]any, error) {
+		return ed.DeleteAttr(ctx, g.path, name)
+	})
 }
 
 // SetAttr sets the attribute name of the dataset to v (see Group.SetAttr).
 func (d *Dataset) SetAttr(ctx context.Context, name string, v any) error {
-	attrs, err := d.f.setAttr(ctx, d.path, name, v)
-	if err != nil {
-		return err
-	}
-	d.mu.Lock()
-	d.attrs = attrs
-	d.mu.Unlock()
-	return nil
+	return d.f.changeAttr(ctx, d.path, name, &d.mu, &d.attrs, func(ed driver.Editor) (map[string]any, error) {
+		return ed.SetAttr(ctx, d.path, name, driverValue(v))
+	})
 }
 
 // DeleteAttr removes the attribute name of the dataset.
 func (d *Dataset) DeleteAttr(ctx context.Context, name string) error {
-	attrs, err := d.f.deleteAttr(ctx, d.path, name)
+	return d.f.changeAttr(ctx, d.path, name, &d.mu, &d.attrs, func(ed driver.Editor) (map[string]any, error) {
+		return ed.DeleteAttr(ctx, d.path, name)
+	})
+}
+
+// changeAttr runs change, an editor's change of the attribute name of the
+// object at path, and makes *attrs (guarded by mu) what it gives.
+func (f *File) changeAttr(ctx context.Context, path, name string, mu *sync.RWMutex, attrs *Attrs,
+	change func(driver.Editor) (map[string]any, error)) error {
+	ed, err := f.editor()
+	var vals map[string]any
+	if err == nil {
+		vals, err = change(ed)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("h5: attribute %s@%s: %w", path, name, err)
 	}
-	d.mu.Lock()
-	d.attrs = attrs
-	d.mu.Unlock()
+	mu.Lock()
+	*attrs = newAttrs(vals)
+	mu.Unlock()
 	return nil
-}
-
-func (f *File) setAttr(ctx context.Context, path, name string, v any) (Attrs, error) {
-	ed, err := f.editor()
-	if err == nil {
-		var vals map[string]any
-		if vals, err = ed.SetAttr(ctx, path, name, driverValue(v)); err == nil {
-			return newAttrs(vals), nil
-		}
-	}
-	return Attrs{}, fmt.Errorf("h5: set attribute %s@%s: %w", path, name, err)
-}
-
-func (f *File) deleteAttr(ctx context.Context, path, name string) (Attrs, error) {
-	ed, err := f.editor()
-	if err == nil {
-		var vals map[string]any
-		if vals, err = ed.DeleteAttr(ctx, path, name); err == nil {
-			return newAttrs(vals), nil
-		}
-	}
-	return Attrs{}, fmt.Errorf("h5: delete attribute %s@%s: %w", path, name, err)
 }
 
 // driverValue turns References in an attribute value into the drivers'.

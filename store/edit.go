@@ -254,19 +254,25 @@ func (s *LINDI) absoluteLink(raw json.RawMessage) (json.RawMessage, error) {
 	if m["_EXTERNAL_ARRAY_LINK"], err = json.Marshal(link); err != nil {
 		return nil, err
 	}
+	return ObjectJSON(m), nil
+}
+
+// ObjectJSON writes the members m as a compact JSON object with its keys
+// sorted, each value as m holds it (the inverse of ObjectMembers).
+func ObjectJSON(m map[string]json.RawMessage) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		q, _ := json.Marshal(k)
+		q, _ := json.Marshal(k) // a string always marshals
 		b.Write(q)
 		b.WriteByte(':')
 		b.Write(m[k])
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 func writeKey(b *bytes.Buffer, k string) {

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,19 +228,8 @@ func (e *editor) attrsOf(path string) (string, map[string]json.RawMessage, error
 // putAttrs writes the .zattrs of the node at key and returns the user
 // attributes a reader sees.
 func (e *editor) putAttrs(key string, m map[string]json.RawMessage) (map[string]any, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		q, _ := json.Marshal(k)
-		b.Write(q)
-		b.WriteByte(':')
-		b.Write(m[k])
-	}
-	b.WriteByte('}')
-	za, err := zarrmeta.ParseAttrs(b.Bytes())
+	b := store.ObjectJSON(m)
+	za, err := zarrmeta.ParseAttrs(b)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +237,7 @@ func (e *editor) putAttrs(key string, m map[string]json.RawMessage) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	e.st.Set(joinKey(key, ".zattrs"), b.Bytes())
+	e.st.Set(joinKey(key, ".zattrs"), b)
 	e.dirty = true
 	return attrs, nil
 }
@@ -556,19 +543,8 @@ func (e *editor) Resize(ctx context.Context, path string, shape []int) (*driver.
 	if m["shape"], err = json.Marshal(shape); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		q, _ := json.Marshal(k)
-		b.Write(q)
-		b.WriteByte(':')
-		b.Write(m[k])
-	}
-	b.WriteByte('}')
-	d, err := e.t.dataset(key, path, b.Bytes(), za)
+	zarray := store.ObjectJSON(m)
+	d, err := e.t.dataset(key, path, zarray, za)
 	if err != nil {
 		return nil, err
 	}
@@ -588,7 +564,7 @@ func (e *editor) Resize(ctx context.Context, path string, shape []int) (*driver.
 			}
 		}
 	}
-	e.st.Set(joinKey(key, ".zarray"), b.Bytes())
+	e.st.Set(joinKey(key, ".zarray"), zarray)
 	delete(e.metas, key)
 	e.dirty = true
 	return d, nil
