@@ -308,7 +308,9 @@ type tarSink struct {
 	closed     bool
 	broken     error // a failed write: the sink refuses to go on
 	committing bool
-	inflight   int // blob writes reserved and not finished
+	inflight   int   // blob writes reserved and not finished
+	unsynced   int64 // blob bytes written since the last writeback began
+	flushing   bool  // a writeback runs (writeBack)
 
 	recs    []record       // the committed index, in order
 	live    map[string]int // a committed name → its record
@@ -407,12 +409,38 @@ func (s *tarSink) Blob(ctx context.Context, key string, data []byte) (json.RawMe
 		s.broken = err
 	}
 	b.done = err == nil
+	if err == nil {
+		s.writeBack(int64(len(data)))
+	}
 	s.cond.Broadcast()
 	s.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("lindi: %s: write %s: %w", s.path, name, err)
 	}
 	return jsonRef(name, len(data)), nil
+}
+
+// writeBackBytes is how many blob bytes are written between writebacks.
+const writeBackBytes = 64 << 20
+
+// writeBack counts n more blob bytes written and, past writeBackBytes
+// since the last, syncs the file in the background, so that the disk
+// writes the blobs while the next chunks are encoded rather than all at
+// the commit's fsync, which then has little left to do. Its error is the
+// commit's to find. Called with mu held.
+func (s *tarSink) writeBack(n int64) {
+	s.unsynced += n
+	if s.unsynced < writeBackBytes || s.flushing {
+		return
+	}
+	s.unsynced, s.flushing = 0, true
+	go func() {
+		s.sync() //nolint:errcheck // the commit's own sync reports
+		s.mu.Lock()
+		s.flushing = false
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	}()
 }
 
 // freeName returns name, or its first version name.vN not taken by a
@@ -601,7 +629,7 @@ func (s *tarSink) writeMeta(r record, data []byte, last bool) error {
 // to the file.
 func (s *tarSink) Close() error {
 	s.mu.Lock()
-	for s.committing || s.inflight > 0 {
+	for s.committing || s.inflight > 0 || s.flushing {
 		s.cond.Wait()
 	}
 	if s.closed {
