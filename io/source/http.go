@@ -223,7 +223,7 @@ func retryableStatus(code int) bool {
 // attempt makes one request for p at off against the resolved URL target.
 func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) answer {
 	// Large reads get one more second per MiB: a floor of 1 MiB/s.
-	actx, cancel := context.WithTimeout(ctx, h.cfg.timeout+time.Duration(len(p)>>20)*time.Second)
+	actx, cancel := context.WithTimeout(withWarm(ctx, h.cfg.warm), h.cfg.timeout+time.Duration(len(p)>>20)*time.Second)
 	defer cancel()
 	var stalled atomic.Bool
 	watchdog := time.AfterFunc(h.cfg.stall, func() { stalled.Store(true); cancel() })
