@@ -6,10 +6,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -66,10 +68,10 @@ type fakeTimers struct {
 
 type fakeTimer struct {
 	f       func()
-	stopped bool
+	stopped atomic.Bool
 }
 
-func (t *fakeTimer) Stop() bool { t.stopped = true; return true }
+func (t *fakeTimer) Stop() bool { return !t.stopped.Swap(true) }
 
 func (ft *fakeTimers) afterFunc(_ time.Duration, f func()) interface{ Stop() bool } {
 	ft.mu.Lock()
@@ -87,7 +89,7 @@ func (ft *fakeTimers) fireAll() int {
 	ft.mu.Unlock()
 	n := 0
 	for _, t := range fs {
-		if !t.stopped {
+		if !t.stopped.Load() {
 			t.f()
 			n++
 		}
@@ -483,5 +485,30 @@ func TestHTTPWarmConns(t *testing.T) {
 		if _, err := NewHTTP(s.URL, WithWarmConns(bad)); err == nil {
 			t.Errorf("WithWarmConns(%d) accepted", bad)
 		}
+	}
+}
+
+// An answer that is not data (a 404 page, a 503 to retry) is read to its
+// end before it is closed, so that its connection serves the next request:
+// a store probing missing keys over HTTPS would otherwise pay a TCP and a
+// TLS round trip for each.
+func TestErrorAnswersKeepTheirConnection(t *testing.T) {
+	s := newTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, strings.Repeat("no such key ", 100), http.StatusNotFound)
+	}))
+	tr, _, _ := warmTransport(t, s)
+	for i := range 5 {
+		h, err := NewHTTP(fmt.Sprintf("%s/missing%d", s.URL, i), WithClient(&http.Client{Transport: tr}), WithResolver(nil), WithWarmConns(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b [8]byte
+		var he *HTTPError
+		if _, err := h.ReadAt(context.Background(), b[:], 0); !errors.As(err, &he) || he.Status != http.StatusNotFound {
+			t.Fatalf("ReadAt = %v, want a 404", err)
+		}
+	}
+	if got := s.conns.Load(); got != 1 {
+		t.Errorf("5 requests answered 404: %d connections, want 1", got)
 	}
 }
