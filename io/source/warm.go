@@ -18,6 +18,10 @@ import (
 // flight.
 const DefaultWarmConns = 64
 
+// warmDelay is how long the first connection to a host may take before
+// the others are opened ahead (see warmer.first).
+const warmDelay = 5 * time.Millisecond
+
 // warmIdle is how long a connection opened ahead waits to be taken before
 // it is closed. A server may close a connection that has sent no request
 // (Apache's default keep-alive is 5 s), and the transport retries a failed
@@ -33,8 +37,9 @@ const warmIdle = 4 * time.Second
 // document, an HDF5 superblock) and then wants many at once; dialled only
 // then, every one of those pays both round trips again. So when a request
 // that carries a warm count (withWarm) makes the transport dial a host it
-// holds no connection to, the warmer opens the others at the same time, and
-// the transport's later dials to that host take them, ready, instead of
+// holds no connection to, the warmer opens the others while that dial is
+// under way (unless it ends within warmDelay: a near host), and the
+// transport's later dials to that host take them, ready, instead of
 // dialling. A dial that finds one still opening waits for it: it started
 // sooner than a new one would. The count bounds the connections open to a
 // host then, the first included; connections opened ahead end with the
@@ -73,7 +78,8 @@ type warmKey struct {
 type warmer struct {
 	t    *http.Transport // its TLSClientConfig and TLSHandshakeTimeout
 	dial func(ctx context.Context, network, addr string) (net.Conn, error)
-	idle time.Duration
+	// delay is warmDelay; 0 opens ahead at once.
+	delay, idle time.Duration
 	// afterFunc is time.AfterFunc; tests replace it.
 	afterFunc func(time.Duration, func()) interface{ Stop() bool }
 
@@ -104,7 +110,7 @@ type ahead struct {
 
 func newWarmer(t *http.Transport, dial func(ctx context.Context, network, addr string) (net.Conn, error)) *warmer {
 	return &warmer{
-		t: t, dial: dial, idle: warmIdle, hosts: map[warmKey]*warmHost{},
+		t: t, dial: dial, delay: warmDelay, idle: warmIdle, hosts: map[warmKey]*warmHost{},
 		afterFunc: func(d time.Duration, f func()) interface{ Stop() bool } { return time.AfterFunc(d, f) },
 	}
 }
@@ -139,11 +145,7 @@ func (w *warmer) get(ctx context.Context, k warmKey) (net.Conn, error) {
 		w.hosts[k] = h
 	}
 	if r, ok := ctx.Value(warmCtxKey{}).(warmReq); ok && h.open == 0 && r.n > 1 && r.ctx.Err() == nil {
-		// This dial opens its own connection alongside the others.
-		w.openAhead(r.ctx, k, h, r.n-1)
-		h.open++
-		w.mu.Unlock()
-		return w.connect(ctx, k, h)
+		return w.first(ctx, r, k, h)
 	}
 	for len(h.ahead) > 0 {
 		a := h.take()
@@ -161,7 +163,46 @@ func (w *warmer) get(ctx context.Context, k warmKey) (net.Conn, error) {
 	}
 	h.open++
 	w.mu.Unlock()
-	return w.connect(ctx, k, h)
+	return w.connect(ctx, k, h, nil)
+}
+
+// first dials the first connection to a cold host, k, and opens the others
+// ahead if the host has not answered within w.delay: connected, for TCP;
+// sent the first bytes of its handshake, for TLS (not finished it: the
+// first handshake of a process spends milliseconds loading the roots it
+// verifies the certificate with, wherever the host is). A host answering
+// within the delay is near: a new connection costs a read less there than
+// the handshakes of the many it may not use (a few hundred microseconds of
+// CPU each, the server's apart); and a refused connection says no other
+// would do better.
+// It needs warmer.mu, and releases it.
+func (w *warmer) first(ctx context.Context, r warmReq, k warmKey, h *warmHost) (net.Conn, error) {
+	h.open++
+	if w.delay <= 0 {
+		w.openAhead(r.ctx, k, h, r.n-1)
+		w.mu.Unlock()
+		return w.connect(ctx, k, h, nil)
+	}
+	answered := false // under w.mu
+	t := w.afterFunc(w.delay, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !answered && r.ctx.Err() == nil && h.open < r.n {
+			w.openAhead(r.ctx, k, h, r.n-h.open)
+		}
+	})
+	w.mu.Unlock()
+	answer := func() {
+		w.mu.Lock()
+		answered = true
+		w.mu.Unlock()
+		t.Stop()
+	}
+	c, err := w.connect(ctx, k, h, answer)
+	if err != nil {
+		answer()
+	}
+	return c, err
 }
 
 // take removes from h.ahead the oldest connection that is ready, or the
@@ -198,7 +239,7 @@ func (w *warmer) openAhead(ctx context.Context, k warmKey, h *warmHost, n int) {
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
-			c, err := w.connect(ctx, k, h)
+			c, err := w.connect(ctx, k, h, nil)
 			w.mu.Lock()
 			a.conn, a.err = c, err
 			close(a.done)
@@ -267,7 +308,9 @@ func (w *warmer) tidy(k warmKey, h *warmHost) {
 // connect dials k (a connection counted in h.open) and, for TLS, makes the
 // handshake the transport would. Whatever the outcome, the count is
 // released exactly once: when the connection closes, or now if it failed.
-func (w *warmer) connect(ctx context.Context, k warmKey, h *warmHost) (net.Conn, error) {
+// answered, if not nil, is called once the host answers: on the first bytes
+// it sends, or once connected without TLS.
+func (w *warmer) connect(ctx context.Context, k warmKey, h *warmHost, answered func()) (net.Conn, error) {
 	raw, err := w.dial(ctx, k.network, k.addr)
 	if err != nil {
 		w.release(k, h)
@@ -276,8 +319,12 @@ func (w *warmer) connect(ctx context.Context, k warmKey, h *warmHost) (net.Conn,
 	w.dials.Add(1)
 	c := &countedConn{Conn: raw, release: func() { w.release(k, h) }}
 	if !k.tls {
+		if answered != nil {
+			answered()
+		}
 		return c, nil
 	}
+	c.answered = answered
 	tc := tls.Client(c, w.tlsConfig(k.addr))
 	hctx := ctx
 	if d := w.t.TLSHandshakeTimeout; d > 0 {
@@ -322,11 +369,22 @@ func (handshakeTimeout) Error() string   { return "net/http: TLS handshake timeo
 func (handshakeTimeout) Timeout() bool   { return true }
 func (handshakeTimeout) Temporary() bool { return true }
 
-// countedConn releases its count in the warmer when it is first closed.
+// countedConn releases its count in the warmer when it is first closed,
+// and calls answered (when set) on the first bytes it reads.
 type countedConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	once     sync.Once
+	release  func()
+	answered func() // reads are sequential: the handshake's, then the transport's
+}
+
+func (c *countedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && c.answered != nil {
+		c.answered()
+		c.answered = nil
+	}
+	return n, err
 }
 
 func (c *countedConn) Close() error {

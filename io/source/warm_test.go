@@ -52,6 +52,7 @@ func warmTransport(t *testing.T, s *tlsServer) (*http.Transport, *warmer, *fakeT
 	tr.TLSClientConfig = s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
 	ft := &fakeTimers{}
 	w.afterFunc = ft.afterFunc
+	w.delay = 0 // open ahead at once: loopback connects within warmDelay
 	t.Cleanup(func() {
 		w.wg.Wait()
 		ft.fireAll()
@@ -236,6 +237,7 @@ func TestWarmPlainHTTP(t *testing.T) {
 	t.Cleanup(srv.Close)
 	tr, w := newTransport()
 	w.afterFunc = (&fakeTimers{}).afterFunc
+	w.delay = 0
 	t.Cleanup(tr.CloseIdleConnections)
 	c := &http.Client{Transport: tr}
 	get(t, c, withWarm(context.Background(), n), srv.URL+"/first")
@@ -510,5 +512,60 @@ func TestErrorAnswersKeepTheirConnection(t *testing.T) {
 	}
 	if got := s.conns.Load(); got != 1 {
 		t.Errorf("5 requests answered 404: %d connections, want 1", got)
+	}
+}
+
+// The others are opened only if the first connection is still under way
+// after the delay: a near host connects sooner, and a read there gains less
+// from connections opened ahead than their handshakes cost.
+func TestWarmDelay(t *testing.T) {
+	const n = 4
+	for _, slow := range []bool{false, true} {
+		s := newTLSServer(t, barrier(1))
+		gate := make(chan struct{})
+		w, k := gatedWarmer(t, s, gate)
+		ft := &fakeTimers{}
+		w.afterFunc, w.delay = ft.afterFunc, warmDelay
+		got := make(chan net.Conn, 1)
+		go func() {
+			c, err := w.get(withWarm(context.Background(), n), k)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- c
+		}()
+		for {
+			ft.mu.Lock()
+			armed := len(ft.fs) == 1
+			ft.mu.Unlock()
+			if armed {
+				break
+			}
+			time.Sleep(time.Millisecond) // until the first dial has armed its delay
+		}
+		if slow {
+			ft.fireAll() // the delay passes while the first dial waits
+			close(gate)
+		} else {
+			close(gate)
+			if c := <-got; c != nil {
+				c.Close()
+			}
+			ft.fireAll() // the delay passes after the first dial ended
+		}
+		w.wg.Wait()
+		if slow {
+			if c := <-got; c != nil {
+				c.Close()
+			}
+		}
+		want := int64(0)
+		if slow {
+			want = n - 1
+		}
+		if a := w.aheads.Load(); a != want {
+			t.Errorf("first dial slow=%v: %d opened ahead, want %d", slow, a, want)
+		}
+		ft.fireAll() // expire those opened ahead
 	}
 }
