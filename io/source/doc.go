@@ -19,8 +19,9 @@
 // costs a round trip for TCP and another for TLS, so the first request of a
 // source to a host that has no connection opens the others a read will want
 // (WithWarmConns: by default as many as a default fetch.Fetcher keeps in
-// flight) while it is under way; the requests that follow take them ready.
-// Connections opened ahead and never taken are closed after a few seconds.
+// flight) while it is under way, unless the host answers within a few
+// milliseconds; the requests that follow take them ready. Connections
+// opened ahead and never taken are closed after a few seconds.
 //
 // # Concurrency
 //

@@ -95,7 +95,10 @@ func WithClient(client *http.Client) Option {
 // while that request is under way, so that the requests which follow it
 // (a read's chunks after its LINDI JSON or HDF5 superblock) find them ready
 // instead of paying two more round trips each. They join the pool those
-// requests draw from; one not taken within a few seconds is closed. Give
+// requests draw from; one not taken within a few seconds is closed. A host
+// that answers the first connection within a few milliseconds is near
+// enough that none are opened ahead: there their handshakes would cost more
+// than they save. Give
 // the concurrency of the reads (fetch.WithConcurrency): connections beyond
 // the requests in flight are never used. 0 or 1 opens only the connection
 // a request needs. Only the package's transport opens connections ahead,
