@@ -22,6 +22,10 @@ const DefaultWarmConns = 64
 // the others are opened ahead (see warmer.first).
 const warmDelay = 5 * time.Millisecond
 
+// warmWait bounds how long connections opened ahead wait for the first
+// connection's request before they finish their handshakes.
+const warmWait = time.Second
+
 // warmIdle is how long a connection opened ahead waits to be taken before
 // it is closed. A server may close a connection that has sent no request
 // (Apache's default keep-alive is 5 s), and the transport retries a failed
@@ -163,7 +167,7 @@ func (w *warmer) get(ctx context.Context, k warmKey) (net.Conn, error) {
 	}
 	h.open++
 	w.mu.Unlock()
-	return w.connect(ctx, k, h, nil)
+	return w.connect(ctx, k, h, hooks{})
 }
 
 // first dials the first connection to a cold host, k, and opens the others
@@ -174,21 +178,27 @@ func (w *warmer) get(ctx context.Context, k warmKey) (net.Conn, error) {
 // within the delay is near: a new connection costs a read less there than
 // the handshakes of the many it may not use (a few hundred microseconds of
 // CPU each, the server's apart); and a refused connection says no other
-// would do better.
+// would do better. The others' handshakes read the host's answer only
+// once the first connection has sent its request: their CPU (client and
+// often server share it) would otherwise delay the one request everything
+// waits for.
 // It needs warmer.mu, and releases it.
 func (w *warmer) first(ctx context.Context, r warmReq, k warmKey, h *warmHost) (net.Conn, error) {
 	h.open++
 	if w.delay <= 0 {
-		w.openAhead(r.ctx, k, h, r.n-1)
+		w.openAhead(r.ctx, k, h, r.n-1, nil)
 		w.mu.Unlock()
-		return w.connect(ctx, k, h, nil)
+		return w.connect(ctx, k, h, hooks{})
 	}
 	answered := false // under w.mu
+	sent := make(chan struct{})
+	var sendOnce sync.Once
+	send := func() { sendOnce.Do(func() { close(sent) }) }
 	t := w.afterFunc(w.delay, func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		if !answered && r.ctx.Err() == nil && h.open < r.n {
-			w.openAhead(r.ctx, k, h, r.n-h.open)
+			w.openAhead(r.ctx, k, h, r.n-h.open, sent)
 		}
 	})
 	w.mu.Unlock()
@@ -198,11 +208,16 @@ func (w *warmer) first(ctx context.Context, r warmReq, k warmKey, h *warmHost) (
 		w.mu.Unlock()
 		t.Stop()
 	}
-	c, err := w.connect(ctx, k, h, answer)
+	c, err := w.connect(ctx, k, h, hooks{answered: answer, wrote: send})
 	if err != nil {
 		answer()
+		send()
+		return nil, err
 	}
-	return c, err
+	// The transport writes a request on a new connection at once; should
+	// this one wait in the pool instead, the others go on soon anyway.
+	w.afterFunc(warmWait, send)
+	return c, nil
 }
 
 // take removes from h.ahead the oldest connection that is ready, or the
@@ -229,8 +244,9 @@ func (a *ahead) ready() bool {
 	}
 }
 
-// openAhead starts opening n connections for k. It needs warmer.mu.
-func (w *warmer) openAhead(ctx context.Context, k warmKey, h *warmHost, n int) {
+// openAhead starts opening n connections for k, whose handshakes read the
+// host's answer once wait is closed (nil: at once). It needs warmer.mu.
+func (w *warmer) openAhead(ctx context.Context, k warmKey, h *warmHost, n int, wait <-chan struct{}) {
 	for range n {
 		a := &ahead{done: make(chan struct{})}
 		h.ahead = append(h.ahead, a)
@@ -239,7 +255,7 @@ func (w *warmer) openAhead(ctx context.Context, k warmKey, h *warmHost, n int) {
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
-			c, err := w.connect(ctx, k, h, nil)
+			c, err := w.connect(ctx, k, h, hooks{wait: wait})
 			w.mu.Lock()
 			a.conn, a.err = c, err
 			close(a.done)
@@ -305,12 +321,18 @@ func (w *warmer) tidy(k warmKey, h *warmHost) {
 	}
 }
 
+// hooks are what the first connection to a host tells the others, and
+// when they wait for it (see warmer.first); the zero value does nothing.
+type hooks struct {
+	answered func()          // the host's first bytes (TLS), or connected (TCP)
+	wrote    func()          // the first write after the handshake (a request), or Close
+	wait     <-chan struct{} // the handshake reads the host's answer only once closed
+}
+
 // connect dials k (a connection counted in h.open) and, for TLS, makes the
 // handshake the transport would. Whatever the outcome, the count is
 // released exactly once: when the connection closes, or now if it failed.
-// answered, if not nil, is called once the host answers: on the first bytes
-// it sends, or once connected without TLS.
-func (w *warmer) connect(ctx context.Context, k warmKey, h *warmHost, answered func()) (net.Conn, error) {
+func (w *warmer) connect(ctx context.Context, k warmKey, h *warmHost, hk hooks) (net.Conn, error) {
 	raw, err := w.dial(ctx, k.network, k.addr)
 	if err != nil {
 		w.release(k, h)
@@ -319,12 +341,11 @@ func (w *warmer) connect(ctx context.Context, k warmKey, h *warmHost, answered f
 	w.dials.Add(1)
 	c := &countedConn{Conn: raw, release: func() { w.release(k, h) }}
 	if !k.tls {
-		if answered != nil {
-			answered()
+		if hk.answered != nil {
+			hk.answered()
 		}
 		return c, nil
 	}
-	c.answered = answered
 	tc := tls.Client(c, w.tlsConfig(k.addr))
 	hctx := ctx
 	if d := w.t.TLSHandshakeTimeout; d > 0 {
@@ -332,7 +353,13 @@ func (w *warmer) connect(ctx context.Context, k warmKey, h *warmHost, answered f
 		hctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	if err := tc.HandshakeContext(hctx); err != nil {
+	c.answered, c.wait, c.stop = hk.answered, hk.wait, hctx.Done()
+	err = tc.HandshakeContext(hctx)
+	c.answered, c.wait, c.stop = nil, nil, nil
+	if err == nil {
+		c.wrote = hk.wrote
+	}
+	if err != nil {
 		tc.Close()
 		if ctx.Err() == nil && errors.Is(hctx.Err(), context.DeadlineExceeded) {
 			return nil, handshakeTimeout{}
@@ -370,15 +397,30 @@ func (handshakeTimeout) Timeout() bool   { return true }
 func (handshakeTimeout) Temporary() bool { return true }
 
 // countedConn releases its count in the warmer when it is first closed,
-// and calls answered (when set) on the first bytes it reads.
+// and runs the hooks of its handshake.
 type countedConn struct {
 	net.Conn
-	once     sync.Once
-	release  func()
-	answered func() // reads are sequential: the handshake's, then the transport's
+	once    sync.Once
+	release func()
+
+	// During the handshake (whose reads are sequential): answered runs on
+	// the first bytes read, which wait for wait unless stop closes first.
+	answered   func()
+	wait, stop <-chan struct{}
+	// After it: wrote runs once, on the first write or on Close.
+	wrote     func()
+	wroteDone atomic.Bool
 }
 
 func (c *countedConn) Read(p []byte) (int, error) {
+	if c.wait != nil {
+		select {
+		case <-c.wait:
+		case <-c.stop:
+			return 0, errWarmStopped
+		}
+		c.wait = nil
+	}
 	n, err := c.Conn.Read(p)
 	if n > 0 && c.answered != nil {
 		c.answered()
@@ -387,7 +429,24 @@ func (c *countedConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
+func (c *countedConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.wroteOnce()
+	return n, err
+}
+
+func (c *countedConn) wroteOnce() {
+	if c.wrote != nil && !c.wroteDone.Swap(true) {
+		c.wrote()
+	}
+}
+
 func (c *countedConn) Close() error {
+	c.wroteOnce()
 	c.once.Do(c.release)
 	return c.Conn.Close()
 }
+
+// errWarmStopped ends the handshake of a connection opened ahead whose
+// context ended while it waited for the first connection.
+var errWarmStopped = errors.New("source: connection opened ahead: stopped")

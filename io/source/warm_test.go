@@ -546,6 +546,15 @@ func TestWarmDelay(t *testing.T) {
 		if slow {
 			ft.fireAll() // the delay passes while the first dial waits
 			close(gate)
+			c := <-got
+			if got := w.handshakes.Load(); got != 1 {
+				t.Errorf("%d handshakes done before the first connection sent anything, want 1", got)
+			}
+			// Its first request lets the others finish their handshakes.
+			if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+				t.Error(err)
+			}
+			got <- c
 		} else {
 			close(gate)
 			if c := <-got; c != nil {
