@@ -195,6 +195,11 @@ func WithSourceOptions(opts ...source.Option) Option {
 // pool opens the byte sources of the file called name.
 func (o *options) pool(name string) (*source.Pool, error) {
 	opts := o.sourceOpts
+	if o.concurrency > 0 {
+		// Open as many connections ahead as reads will use (unless the
+		// caller's source options say otherwise).
+		opts = append([]source.Option{source.WithWarmConns(o.concurrency)}, opts...)
+	}
 	if dir := cmp.Or(o.diskDir, os.Getenv(CacheDirEnv)); dir != "" && !o.diskOff {
 		d, err := source.NewDiskCache(dir, o.diskBytes)
 		if err != nil {

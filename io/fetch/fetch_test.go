@@ -336,3 +336,11 @@ func TestSizeFor(t *testing.T) {
 		})
 	}
 }
+
+// A source opens as many connections ahead as a default Fetcher keeps
+// reads in flight: fewer would leave reads dialling, more would go unused.
+func TestWarmConnsMatchConcurrency(t *testing.T) {
+	if source.DefaultWarmConns != DefaultConcurrency {
+		t.Errorf("source.DefaultWarmConns = %d, DefaultConcurrency = %d", source.DefaultWarmConns, DefaultConcurrency)
+	}
+}

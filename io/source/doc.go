@@ -12,6 +12,17 @@
 // (WithPolicy) restricts the hosts and addresses requests may reach, for
 // services that open untrusted documents.
 //
+// # Connections
+//
+// HTTP sources that were not given a client share one transport: HTTP/1.1,
+// keep-alive, up to 256 idle connections per host. A new HTTPS connection
+// costs a round trip for TCP and another for TLS, so the first request of a
+// source to a host that has no connection opens the others a read will want
+// (WithWarmConns: by default as many as a default fetch.Fetcher keeps in
+// flight) while it is under way, unless the host answers within a few
+// milliseconds; the requests that follow take them ready. Connections
+// opened ahead and never taken are closed after a few seconds.
+//
 // # Concurrency
 //
 // Every Source, the Pool, LRU and Cache are safe for concurrent use; ReadAt

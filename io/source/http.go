@@ -223,7 +223,7 @@ func retryableStatus(code int) bool {
 // attempt makes one request for p at off against the resolved URL target.
 func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) answer {
 	// Large reads get one more second per MiB: a floor of 1 MiB/s.
-	actx, cancel := context.WithTimeout(ctx, h.cfg.timeout+time.Duration(len(p)>>20)*time.Second)
+	actx, cancel := context.WithTimeout(withWarm(ctx, h.cfg.warm), h.cfg.timeout+time.Duration(len(p)>>20)*time.Second)
 	defer cancel()
 	var stalled atomic.Bool
 	watchdog := time.AfterFunc(h.cfg.stall, func() { stalled.Store(true); cancel() })
@@ -260,7 +260,7 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 		// signed: keep only its cause.
 		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, urlCause(err)), retry: retryableTransport(err)}
 	}
-	defer resp.Body.Close()
+	defer closeBody(resp.Body)
 	progress()
 	if e := resp.Header.Get("ETag"); e != "" && (resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusOK) {
 		h.etag.Store(&e)
@@ -357,6 +357,17 @@ func (h *HTTP) full(resp *http.Response, p []byte, off int64, progress func()) (
 	h.whole.Store(&body)
 	n, err = readWhole(body, p, off)
 	return n, answer{err: err, eof: err != nil, body: len(body) - n}
+}
+
+// drainLimit is the most of an unread answer (a 404 page, a retryable 503)
+// read before closing it, so that its connection can serve the next request
+// instead of a new one costing a TCP and a TLS round trip.
+const drainLimit = 4 << 10
+
+// closeBody reads what is left of a short body and closes it.
+func closeBody(body io.ReadCloser) {
+	io.CopyN(io.Discard, body, drainLimit)
+	body.Close()
 }
 
 // isHTML reports whether a Content-Type is a web page's.

@@ -39,6 +39,7 @@ type config struct {
 	s3Region   string // "" for the environment's or the bucket's
 	s3Endpoint string // "" for DefaultS3Endpoint
 	disk       *DiskCache
+	warm       int
 }
 
 func newConfig(opts []Option) (*config, error) {
@@ -48,6 +49,7 @@ func newConfig(opts []Option) (*config, error) {
 		stall:    DefaultStallTimeout,
 		maxWhole: DefaultMaxWhole,
 		now:      time.Now,
+		warm:     DefaultWarmConns,
 	}
 	for _, o := range opts {
 		if o == nil {
@@ -83,6 +85,30 @@ func WithClient(client *http.Client) Option {
 			return fmt.Errorf("source: WithClient: nil client")
 		}
 		c.client = client
+		return nil
+	}
+}
+
+// WithWarmConns sets how many connections the first request of an HTTP
+// source opens to a host that has none, its own included (default
+// DefaultWarmConns). The others are dialled, TCP and TLS handshakes made,
+// while that request is under way, so that the requests which follow it
+// (a read's chunks after its LINDI JSON or HDF5 superblock) find them ready
+// instead of paying two more round trips each. They join the pool those
+// requests draw from; one not taken within a few seconds is closed. A host
+// that answers the first connection within a few milliseconds is near
+// enough that none are opened ahead: there their handshakes would cost more
+// than they save. Give
+// the concurrency of the reads (fetch.WithConcurrency): connections beyond
+// the requests in flight are never used. 0 or 1 opens only the connection
+// a request needs. Only the package's transport opens connections ahead,
+// not the client of WithClient.
+func WithWarmConns(n int) Option {
+	return func(c *config) error {
+		if n < 0 || n > 1<<16 {
+			return fmt.Errorf("source: WithWarmConns(%d): must be in [0, 65536]", n)
+		}
+		c.warm = n
 		return nil
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // Policy restricts where HTTP sources may connect, for services that open
@@ -57,9 +56,15 @@ func (p *Policy) apply(client *http.Client) (*http.Client, error) {
 	}
 	t := base.Clone()
 	t.Proxy = nil
-	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: p.control}
-	t.DialContext = d.DialContext
-	t.DialTLSContext = nil
+	d := newDialer()
+	d.Control = p.control
+	if base == sharedTransport {
+		// Its own warmer: connections opened ahead are checked as any.
+		installWarmer(t, d.DialContext)
+	} else {
+		t.DialContext = d.DialContext
+		t.DialTLSContext = nil
+	}
 	c := *client
 	c.Transport = &policyTransport{p: p, t: t}
 	return &c, nil

@@ -10,15 +10,16 @@ import (
 // pool of keep-alive connections for the process. HTTP/1.1 only, because
 // parallel bulk transfers over separate TCP connections beat multiplexed
 // streams sharing one congestion window. Compression is off so that byte
-// ranges mean bytes of the object.
-var sharedTransport = newTransport()
+// ranges mean bytes of the object. Its dials go through a warmer, which
+// opens a read's connections to a new host while its first request is
+// under way (see WithWarmConns).
+var sharedTransport, _ = newTransport()
 
-func newTransport() *http.Transport {
+func newTransport() (*http.Transport, *warmer) {
 	var protos http.Protocols
 	protos.SetHTTP1(true)
-	return &http.Transport{
+	t := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:          1024,
 		MaxIdleConnsPerHost:   256,
 		IdleConnTimeout:       90 * time.Second,
@@ -27,4 +28,9 @@ func newTransport() *http.Transport {
 		DisableCompression:    true,
 		Protocols:             &protos,
 	}
+	return t, installWarmer(t, newDialer().DialContext)
+}
+
+func newDialer() *net.Dialer {
+	return &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 }
