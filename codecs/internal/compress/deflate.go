@@ -6,8 +6,8 @@ import (
 	"io"
 	"sync"
 
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zlib"
+	"compress/gzip"
+	"compress/zlib"
 )
 
 // ErrLevel is wrapped by errors for a compression level a format does not

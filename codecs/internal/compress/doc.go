@@ -1,7 +1,9 @@
 // Package compress holds the compressors that package codecs and package
-// blosc share: zlib and gzip streams (klauspost/compress, measured faster
-// than the standard library; see BenchmarkZlib), zstd frames that always
-// declare their content size, and raw LZ4 blocks (pierrec/lz4/v4).
+// blosc share: zlib and gzip streams (the standard library's: on noisy int16
+// samples its level 4 compresses as C zlib's does, 1.38×, at 2.5× Python
+// zlib's speed, where klauspost/compress's faster levels barely compressed,
+// 1.05×), zstd frames that always declare their content size, and raw LZ4
+// blocks (pierrec/lz4/v4).
 //
 // Every function appends to or fills a caller buffer, is safe for concurrent
 // use, and keeps its per-call state (deflate writers, LZ4 hash tables) in
