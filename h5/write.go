@@ -105,6 +105,9 @@ func openWritable(ctx context.Context, name string, create bool, initial []byte,
 		sink, doc, err = c.OpenSink(ctx, name)
 	}
 	if err != nil {
+		if strings.Contains(err.Error(), name) {
+			return nil, fmt.Errorf("h5: %w", err) // the container's error names the file already
+		}
 		return fail(err)
 	}
 	f, err := newFile(name, name, opts)
