@@ -66,3 +66,33 @@ func (f *File) Stats() Stats { return f.stats.Snapshot() }
 
 // Close closes the file. Reads after Close fail.
 func (f *File) Close() error { return f.f.Close() }
+
+// PerRead is a local file opened anew for each read and closed after it:
+// for stores that hold a file per chunk (a Zarr directory, a .lindi.d),
+// too many to keep open. Its name is the path.
+type PerRead string
+
+// ReadAt opens the file, reads len(p) bytes at off and closes it.
+func (c PerRead) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	fh, err := os.Open(string(c))
+	if err != nil {
+		return 0, err
+	}
+	defer fh.Close()
+	return fh.ReadAt(p, off)
+}
+
+// Size is the file's size now.
+func (c PerRead) Size(context.Context) (int64, error) {
+	st, err := os.Stat(string(c))
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+// Name is the path.
+func (c PerRead) Name() string { return string(c) }

@@ -144,7 +144,7 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 	if l.t.dir && !store.IsURL(v.URL) && v.Len >= 0 {
 		// One file per chunk: open it for the read alone, so that a store
 		// of many thousand chunks does not hold as many descriptors.
-		return engine.Chunk{Src: chunkFile(v.URL), Off: v.Off, Len: v.Len}, nil
+		return engine.Chunk{Src: source.PerRead(v.URL), Off: v.Off, Len: v.Len}, nil
 	}
 	src, err := l.t.env.Pool.Open(ctx, v.URL)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/io/source"
@@ -23,7 +22,7 @@ func ReadMeta(ctx context.Context, env *driver.Env, name string) ([]byte, error)
 // alone (a Zarr directory holds one per group and array); a URL goes through
 // the file's source pool.
 func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) ([]byte, error) {
-	var src source.Source = chunkFile(name)
+	var src source.Source = source.PerRead(name)
 	if store.IsURL(name) {
 		var err error
 		if src, err = env.Pool.Open(ctx, name); err != nil {
@@ -101,29 +100,3 @@ func readRemote(ctx context.Context, src source.Source, off, limit int64) ([]byt
 func notFound(err error) bool {
 	return errors.Is(err, store.ErrNotFound) || driver.NotFound(err)
 }
-
-// chunkFile is a local file opened anew for each read: a Zarr directory store
-// has one file per chunk and per metadata document, too many to keep open.
-type chunkFile string
-
-func (c chunkFile) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	fh, err := os.Open(string(c))
-	if err != nil {
-		return 0, err
-	}
-	defer fh.Close()
-	return fh.ReadAt(p, off)
-}
-
-func (c chunkFile) Size(context.Context) (int64, error) {
-	st, err := os.Stat(string(c))
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
-}
-
-func (c chunkFile) Name() string { return string(c) }

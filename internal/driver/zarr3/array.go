@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -307,7 +306,7 @@ func (t *tree) object(ctx context.Context, key string, withSize bool) (source.So
 		return nil, 0, err
 	}
 	if t.dir {
-		return localFile(v.URL), v.Len, nil
+		return source.PerRead(v.URL), v.Len, nil
 	}
 	src, err := t.env.Pool.Open(ctx, v.URL)
 	if err != nil {
@@ -325,29 +324,3 @@ func (t *tree) object(ctx context.Context, key string, withSize bool) (source.So
 	}
 	return src, size, nil
 }
-
-// localFile is a local file opened anew for each read: a directory store
-// has one file per chunk, too many to keep open.
-type localFile string
-
-func (c localFile) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	fh, err := os.Open(string(c))
-	if err != nil {
-		return 0, err
-	}
-	defer fh.Close()
-	return fh.ReadAt(p, off)
-}
-
-func (c localFile) Size(context.Context) (int64, error) {
-	st, err := os.Stat(string(c))
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
-}
-
-func (c localFile) Name() string { return string(c) }
