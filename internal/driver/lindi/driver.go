@@ -116,6 +116,8 @@ func (dirDriver) Name() string { return "LINDI directory" }
 // tells.
 func (dirDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
 	switch {
+	case in.StoreURL():
+		return driver.No, nil // a Zarr store by its name, not a .lindi.d
 	case in.URL:
 		return driver.Maybe, nil
 	case !in.Dir:

@@ -99,7 +99,7 @@ func TestHDMFZarrRemote(t *testing.T) {
 			f := openH5(t, s.URL+storePath)
 			// One round of requests: a URL ending in .zarr has no first
 			// bytes for the drivers of single files to sniff, and the
-			// formats a store may be in (Zarr v2, v3, a .lindi.d) are
+			// formats a .zarr store may be in (Zarr v2, v3) are
 			// probed at once, each with one request at most (one that comes
 			// after .zmetadata answered is cancelled before it is sent);
 			// the root's .zgroup and .zattrs are asked for with .zmetadata.
@@ -109,7 +109,7 @@ func TestHDMFZarrRemote(t *testing.T) {
 				probes[p]++
 			}
 			allowed := 0
-			for _, p := range []string{"/zarr.json", "/lindi.json", "/.zgroup", "/.zattrs"} {
+			for _, p := range []string{"/zarr.json", "/.zgroup", "/.zattrs"} {
 				allowed += probes[storePath+p]
 			}
 			if probes[storePath+"/.zmetadata"] != 1 || len(got) != len(probes) || allowed+1 != len(got) {
