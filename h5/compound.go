@@ -94,8 +94,8 @@ func writeRows(ctx context.Context, d *Dataset, sel selection.Selection, rows []
 	if !w.a.Objects {
 		return fmt.Errorf("%w: this compound dataset is not stored as rows (_COMPOUND_DTYPE)", ErrType)
 	}
-	if len(rows) != w.r.Len() {
-		return fmt.Errorf("%d rows for a selection of shape %v (%d elements)", len(rows), w.r.Shape(), w.r.Len())
+	if len(rows) != w.n {
+		return fmt.Errorf("%d rows for a selection of shape %v (%d elements)", len(rows), w.shape, w.n)
 	}
 	items := make([]any, len(rows))
 	for i, row := range rows {
@@ -112,6 +112,9 @@ func writeRows(ctx context.Context, d *Dataset, sel selection.Selection, rows []
 			out[j] = x
 		}
 		items[i] = out
+	}
+	if w.points != nil {
+		return d.writePoints(ctx, w, w.points, nil, items)
 	}
 	return d.f.failIf(engine.WriteObjects(ctx, w.a, w.stored, items, w.opt))
 }

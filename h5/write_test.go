@@ -404,3 +404,57 @@ func TestResize(t *testing.T) {
 		t.Error("a change of rank accepted")
 	}
 }
+
+// TestWritePointwise writes Vindex and MaskND selections (with orthogonal
+// axes around them) and reads the whole dataset back against a model.
+func TestWritePointwise(t *testing.T) {
+	ctx := context.Background()
+	f, err := Create(ctx, t.Name()+".mem.lindi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Discard()
+	shape := []int{3, 7, 9}
+	model := make([]int32, 3*7*9)
+	for i := range model {
+		model[i] = int32(i)
+	}
+	d, err := CreateDatasetFrom(ctx, f.Root(), "x", model, shape, &DatasetSpec{Chunks: []int{2, 3, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(i, j, k int) *int32 { return &model[(i*7+j)*9+k] }
+	// x[0:3:2, vindex([0, 2, 6, 2], [1, 5, 8, 6])] = …: shape (2, 4)
+	rows, cols := []int{0, 2, 6, 2}, []int{1, 5, 8, 6}
+	vals := []int32{-1, -2, -3, -4, -5, -6, -7, -8}
+	if err := Write(ctx, d, selection.Selection{selection.Slice(0, 3, 2), selection.Vindex(rows, cols)}, vals); err != nil {
+		t.Fatal(err)
+	}
+	for b, i := range []int{0, 2} {
+		for p := range rows {
+			*at(i, rows[p], cols[p]) = vals[b*4+p]
+		}
+	}
+	// x[1, mask] = …, the mask over axes 1 and 2.
+	mask := make([]bool, 7*9)
+	var want []int32
+	for j := range 7 {
+		for k := range 9 {
+			if (j*9+k)%5 == 0 {
+				mask[j*9+k] = true
+				want = append(want, int32(1000+len(want)))
+				*at(1, j, k) = want[len(want)-1]
+			}
+		}
+	}
+	if err := Write(ctx, d, selection.Selection{selection.Index(1), selection.MaskND([]int{7, 9}, mask)}, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadExact[int32](ctx, d, nil)
+	if err != nil || !slices.Equal(got.Data, model) {
+		t.Errorf("after pointwise writes:\n%v\nwant\n%v (%v)", got.Data, model, err)
+	}
+	if err := Write(ctx, d, selection.Selection{selection.Index(0), selection.Vindex([]int{0}, []int{1})}, []int32{1, 2}); err == nil {
+		t.Error("a pointwise write with too many values succeeded")
+	}
+}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 
@@ -306,30 +306,46 @@ func write[T Value](ctx context.Context, d *Dataset, sel selection.Selection, da
 	if err != nil {
 		return err
 	}
-	if len(data) != w.r.Len() {
-		return fmt.Errorf("%d values for a selection of shape %v (%d elements)", len(data), w.r.Shape(), w.r.Len())
+	if len(data) != w.n {
+		return fmt.Errorf("%d values for a selection of shape %v (%d elements)", len(data), w.shape, w.n)
 	}
+	var items []any
+	var elems engine.Elements
 	if w.a.Objects {
-		items, err := objectItems(ctx, w.ed, d, data)
-		if err != nil {
-			return err
-		}
-		return d.f.failIf(engine.WriteObjects(ctx, w.a, w.stored, items, w.opt))
+		items, err = objectItems(ctx, w.ed, d, data)
+	} else {
+		elems, err = storedElements(d, w.a.ItemSize, data)
 	}
-	elems, err := storedElements(d, w.a.ItemSize, data)
 	if err != nil {
 		return err
+	}
+	if w.points != nil {
+		var raw []byte
+		if elems != nil {
+			raw = make([]byte, len(data)*w.a.ItemSize)
+			if err := elems.Store(raw, 0, len(data)); err != nil {
+				return err
+			}
+		}
+		return d.writePoints(ctx, w, w.points, raw, items)
+	}
+	if items != nil {
+		return d.f.failIf(engine.WriteObjects(ctx, w.a, w.stored, items, w.opt))
 	}
 	return d.f.failIf(engine.WriteElements(ctx, w.a, w.stored, elems, w.opt))
 }
 
-// datasetWrite is a write checked and resolved: the selection as users
-// see it (r) and as stored (stored), the engine's array and options.
+// datasetWrite is a write checked and resolved: the selection as stored
+// (stored; nil for a pointwise one, whose points are points), its shape
+// and element count as users see them, the engine's array and options.
 type datasetWrite struct {
-	ed        driver.Editor
-	r, stored *selection.Resolved
-	a         *engine.Chunked
-	opt       engine.WriteOptions
+	ed     driver.Editor
+	stored *selection.Resolved
+	points *selection.Pointwise
+	shape  []int
+	n      int
+	a      *engine.Chunked
+	opt    engine.WriteOptions
 }
 
 // startWrite checks that sel of d can be written and resolves it.
@@ -344,25 +360,39 @@ func (d *Dataset) startWrite(ctx context.Context, sel selection.Selection) (*dat
 	if err := ed.Writable(ctx, d.path); err != nil {
 		return nil, err
 	}
-	if _, ok, err := sel.Split(d.d.Shape); err != nil {
-		return nil, err
-	} else if ok {
-		return nil, errors.New("pointwise selections (Vindex, MaskND) cannot be written; write per row or with an orthogonal selection")
-	}
-	r, stored, err := d.resolve(sel)
-	if err != nil {
-		return nil, err
-	}
 	st, err := d.d.Storage.Stored(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &datasetWrite{ed: ed, r: r, stored: stored, a: st.Array, opt: engine.WriteOptions{
+	w := &datasetWrite{ed: ed, a: st.Array}
+	if pw, ok, err := sel.Split(d.d.Shape); err != nil {
+		return nil, err
+	} else if ok {
+		before, err := pw.Before.Resolve(d.d.Shape[:pw.Axis])
+		if err != nil {
+			return nil, err
+		}
+		after, err := pw.After.Resolve(d.d.Shape[pw.Axis+pw.Axes:])
+		if err != nil {
+			return nil, err
+		}
+		w.points = pw
+		w.shape = slices.Concat(before.Shape(), []int{len(pw.Points)}, after.Shape())
+		w.n = before.Len() * len(pw.Points) * after.Len()
+	} else {
+		r, stored, err := d.resolve(sel)
+		if err != nil {
+			return nil, err
+		}
+		w.stored, w.shape, w.n = stored, r.Shape(), r.Len()
+	}
+	w.opt = engine.WriteOptions{
 		Workers: d.f.workers,
 		Put: func(ctx context.Context, coords []int, chunk []byte) error {
 			return ed.PutChunk(ctx, d.path, coords, chunk)
 		},
-	}}, nil
+	}
+	return w, nil
 }
 
 // objectItems turns values into the items of an object dataset.
@@ -733,8 +763,11 @@ func (d *Dataset) writeRaw(ctx context.Context, sel selection.Selection, raw []b
 	if err != nil {
 		return err
 	}
-	if w.a.Objects || len(raw) != w.r.Len()*w.a.ItemSize {
-		return fmt.Errorf("%d bytes for a selection of shape %v (%d elements of %d bytes)", len(raw), w.r.Shape(), w.r.Len(), w.a.ItemSize)
+	if w.a.Objects || len(raw) != w.n*w.a.ItemSize {
+		return fmt.Errorf("%d bytes for a selection of shape %v (%d elements of %d bytes)", len(raw), w.shape, w.n, w.a.ItemSize)
+	}
+	if w.points != nil {
+		return d.writePoints(ctx, w, w.points, raw, nil)
 	}
 	return d.f.failIf(engine.Write(ctx, w.a, w.stored, raw, w.opt))
 }
