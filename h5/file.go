@@ -360,7 +360,7 @@ func (f *File) open(ctx context.Context, in *driver.Input) error {
 		// .zgroup, a Zarr v3 store's zarr.json, a .lindi.d's lindi.json):
 		// over the network they are made at once, and the first driver, in
 		// order, that takes the file wins, as if they had been tried in turn.
-		if err, done := f.openFirst(ctx, maybe, in); done {
+		if done, err := f.openFirst(ctx, maybe, in); done {
 			return err
 		}
 	} else {
@@ -407,7 +407,7 @@ func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) 
 // first, in the order of ds, that does not say ErrNotMine; done is false when
 // every one said it. The later drivers' opens are cancelled once an earlier
 // one has answered.
-func (f *File) openFirst(ctx context.Context, ds []driver.Driver, in *driver.Input) (err error, done bool) {
+func (f *File) openFirst(ctx context.Context, ds []driver.Driver, in *driver.Input) (done bool, err error) {
 	type result struct {
 		root *driver.Group
 		err  error
@@ -428,11 +428,11 @@ func (f *File) openFirst(ctx context.Context, ds []driver.Driver, in *driver.Inp
 			continue
 		}
 		if r.err != nil {
-			return r.err, true
+			return true, r.err
 		}
-		return f.use(ctx, d, r.root), true
+		return true, f.use(ctx, d, r.root)
 	}
-	return nil, false
+	return false, nil
 }
 
 // use makes root, as driver d opened it, the file's tree.

@@ -61,7 +61,7 @@ func TestOpenFirst(t *testing.T) {
 					close(tc.ds[i].gate)
 				}
 			}()
-			err, done := f.openFirst(ctx, ds, nil)
+			done, err := f.openFirst(ctx, ds, nil)
 			if !done || (err != nil) != tc.err || !tc.err && f.format != tc.want {
 				t.Errorf("format %q, err %v, done %v; want %q", f.format, err, done, tc.want)
 			}
@@ -71,7 +71,7 @@ func TestOpenFirst(t *testing.T) {
 	a, b := mk("a", notMine), mk("b", notMine)
 	close(a.gate)
 	close(b.gate)
-	if _, done := f.openFirst(ctx, []driver.Driver{a, b}, nil); done {
+	if done, _ := f.openFirst(ctx, []driver.Driver{a, b}, nil); done {
 		t.Error("done when no driver took the file")
 	}
 }

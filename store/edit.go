@@ -13,18 +13,35 @@ import (
 	"strings"
 )
 
+// Editable makes the store changeable by Set and Delete, which may then run
+// while other goroutines read. Call it before the store is shared; a store
+// that is never made editable reads without taking a lock.
+func (s *LINDI) Editable() { s.editable = true }
+
 // Ref returns the raw ref of key as the document holds it.
 func (s *LINDI) Ref(key string) (json.RawMessage, bool) {
+	if !s.editable {
+		raw, ok := s.refs[key]
+		return raw, ok
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	raw, ok := s.refs[key]
 	return raw, ok
 }
 
+// mustEdit refuses a change to a store that was not made Editable.
+func (s *LINDI) mustEdit(op string) {
+	if !s.editable {
+		panic("store: " + op + " on a LINDI store not made Editable")
+	}
+}
+
 // Set makes raw the ref of key (a JSON object for metadata, an inline string
 // or a [url, offset, length] range), so that the next Get and List see it.
-// It is safe to call while other goroutines read.
+// The store must be Editable.
 func (s *LINDI) Set(key string, raw json.RawMessage) {
+	s.mustEdit("Set")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.refs == nil {
@@ -54,6 +71,7 @@ func (s *LINDI) Set(key string, raw json.RawMessage) {
 // Delete removes the node at key ("a/b") and every key under it, or the
 // single key when it names no node; it reports the number of keys removed.
 func (s *LINDI) Delete(key string) int {
+	s.mustEdit("Delete")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0

@@ -37,8 +37,11 @@ type LINDI struct {
 	// top holds the document's top-level members other than refs and gen
 	// (version, templates, generationMetadata), kept when it is rewritten.
 	top map[string]json.RawMessage
-	// mu guards refs and nodes, which an editor changes while reads go on.
-	mu sync.RWMutex
+	// editable is set (Editable) on a store an editor changes: then mu
+	// guards refs and nodes, as Set and Delete run beside reads. A store
+	// that is only read takes no lock.
+	editable bool
+	mu       sync.RWMutex
 }
 
 // Members locates the members of the container a LINDI document was read
@@ -116,9 +119,7 @@ func (s *LINDI) Name() string { return s.name }
 
 // Get locates the value of key.
 func (s *LINDI) Get(ctx context.Context, key string) (Value, error) {
-	s.mu.RLock()
-	raw, ok := s.refs[key]
-	s.mu.RUnlock()
+	raw, ok := s.Ref(key)
 	if !ok {
 		return Value{}, fmt.Errorf("%w: %s: %q", ErrNotFound, s.name, key)
 	}
@@ -131,6 +132,9 @@ func (s *LINDI) Get(ctx context.Context, key string) (Value, error) {
 
 // List returns the child nodes (groups and arrays) of dir.
 func (s *LINDI) List(_ context.Context, dir string) ([]string, error) {
+	if !s.editable {
+		return s.nodes[dir], nil
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return slices.Clone(s.nodes[dir]), nil

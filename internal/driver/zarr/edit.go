@@ -47,6 +47,7 @@ func openEditor(ctx context.Context, env *driver.Env, name string, doc []byte, s
 	if err != nil {
 		return nil, nil, err
 	}
+	st.Editable()
 	t := &tree{env: env, st: st, lindi: st}
 	root, err := t.root(ctx)
 	if err != nil {
@@ -258,31 +259,35 @@ func checkAttrName(name string) error {
 }
 
 func (e *editor) SetAttr(ctx context.Context, path, name string, v any) (map[string]any, error) {
-	if err := checkAttrName(name); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	key, m, err := e.attrsOf(path)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := m["_SOFT_LINK"]; ok {
-		return nil, fmt.Errorf("%s is a soft link: attributes belong to its target", path)
-	}
-	v, err = e.prepare(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: attribute %q: %w", path, name, err)
-	}
-	raw, err := encodeAttr(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: attribute %q: %w", path, name, err)
-	}
-	m[name] = raw
-	return e.putAttrs(key, m)
+	return e.changeAttr(path, name, func(m map[string]json.RawMessage) error {
+		if _, ok := m["_SOFT_LINK"]; ok {
+			return fmt.Errorf("%s is a soft link: attributes belong to its target", path)
+		}
+		v, err := e.prepare(v)
+		if err == nil {
+			m[name], err = encodeAttr(v)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: attribute %q: %w", path, name, err)
+		}
+		return nil
+	})
 }
 
 func (e *editor) DeleteAttr(ctx context.Context, path, name string) (map[string]any, error) {
+	return e.changeAttr(path, name, func(m map[string]json.RawMessage) error {
+		if _, ok := m[name]; !ok {
+			return fmt.Errorf("%s: attribute %q: %w", path, name, fs.ErrNotExist)
+		}
+		delete(m, name)
+		return nil
+	})
+}
+
+// changeAttr checks name, lets change alter the .zattrs members of the
+// node at path, and writes them back, returning the attributes a reader
+// now sees.
+func (e *editor) changeAttr(path, name string, change func(m map[string]json.RawMessage) error) (map[string]any, error) {
 	if err := checkAttrName(name); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -292,10 +297,9 @@ func (e *editor) DeleteAttr(ctx context.Context, path, name string) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := m[name]; !ok {
-		return nil, fmt.Errorf("%s: attribute %q: %w", path, name, fs.ErrNotExist)
+	if err := change(m); err != nil {
+		return nil, err
 	}
-	delete(m, name)
 	return e.putAttrs(key, m)
 }
 
