@@ -428,7 +428,7 @@ func storedElements[T Value](d *Dataset, itemSize int, data []T) (engine.Element
 	switch any(z).(type) {
 	case string:
 		b, err := stringBytes(d, itemSize, any(data).([]string))
-		return bytesElements(b, itemSize), err
+		return engine.StoredElements(b, itemSize), err
 	case Reference:
 		return nil, fmt.Errorf("%w: references into a dataset of dtype %s", ErrType, dt)
 	case bool:
@@ -441,14 +441,14 @@ func storedElements[T Value](d *Dataset, itemSize int, data []T) (engine.Element
 				out[i] = 1
 			}
 		}
-		return bytesElements(out, 1), nil
+		return engine.StoredElements(out, 1), nil
 	}
 	if dt.Kind != zarrmeta.KindInt && dt.Kind != zarrmeta.KindUint && dt.Kind != zarrmeta.KindFloat {
 		return nil, fmt.Errorf("%w: %T values into a dataset of dtype %s", ErrType, z, dt)
 	}
 	if exact, ok := sameNumber[T](dt); ok && exact {
 		// Stored as T is in memory: the caller's slice is the data.
-		return bytesElements(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*dt.Size), dt.Size), nil
+		return engine.StoredElements(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*dt.Size), dt.Size), nil
 	}
 	order := binary.ByteOrder(binary.LittleEndian)
 	if dt.Order == zarrmeta.BigEndian {
@@ -469,9 +469,6 @@ func storedElements[T Value](d *Dataset, itemSize int, data []T) (engine.Element
 	}
 	return e, nil
 }
-
-// bytesElements are stored elements of size bytes in b.
-func bytesElements(b []byte, size int) engine.Elements { return engine.StoredElements(b, size) }
 
 // numberElements converts Go numbers into a dataset's dtype chunk by chunk,
 // so that a converting write holds converted chunks, not a converted copy.

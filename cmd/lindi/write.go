@@ -234,65 +234,34 @@ func typedValue(v any) (any, error) {
 	case map[string]any:
 		return nil, errors.New("an object cannot be stored (LINDI attributes are scalars and lists)")
 	case []any:
+		// A list is written as it is; the writer refuses a mixed one. Ints
+		// among floats are floats, as numpy makes them.
 		out := make([]any, len(x))
+		floats := false
 		for i, e := range x {
 			t, err := typedValue(e)
 			if err != nil {
 				return nil, err
 			}
+			_, f := t.(float64)
+			floats = floats || f
 			out[i] = t
 		}
-		return homogeneous(out)
+		for i, e := range out {
+			switch n := e.(type) {
+			case int64:
+				if floats {
+					out[i] = float64(n)
+				}
+			case uint64:
+				if floats {
+					out[i] = float64(n)
+				}
+			}
+		}
+		return out, nil
 	}
 	return nil, fmt.Errorf("%T cannot be stored", v)
-}
-
-// homogeneous turns a list of one kind into a typed slice (ints mixed with
-// floats become floats), and refuses a mixed one.
-func homogeneous(list []any) (any, error) {
-	if len(list) == 0 {
-		return []int64{}, nil
-	}
-	floats := false
-	for _, e := range list {
-		if _, ok := e.(float64); ok {
-			floats = true
-		}
-	}
-	switch list[0].(type) {
-	case int64, uint64, float64:
-		if floats {
-			return typed(list, func(e any) (float64, bool) {
-				switch n := e.(type) {
-				case int64:
-					return float64(n), true
-				case uint64:
-					return float64(n), true
-				case float64:
-					return n, true
-				}
-				return 0, false
-			})
-		}
-		return typed(list, func(e any) (int64, bool) { n, ok := e.(int64); return n, ok })
-	case string:
-		return typed(list, func(e any) (string, bool) { s, ok := e.(string); return s, ok })
-	case bool:
-		return typed(list, func(e any) (bool, bool) { b, ok := e.(bool); return b, ok })
-	}
-	return list, nil // nested lists: encoded as they are, checked by the writer
-}
-
-func typed[T any](list []any, conv func(any) (T, bool)) (any, error) {
-	out := make([]T, len(list))
-	for i, e := range list {
-		v, ok := conv(e)
-		if !ok {
-			return nil, fmt.Errorf("a list mixes %T and %T", list[0], e)
-		}
-		out[i] = v
-	}
-	return out, nil
 }
 
 // cmdCompact reclaims the space of superseded members.

@@ -101,7 +101,7 @@ func TestWriteCommandErrors(t *testing.T) {
 		{"attr object", []string{"attr", out, "/", "x", `{"a":1}`}, 2, "object"},
 		{"attr reserved name", []string{"attr", out, "/", "_SCALAR", "true"}, 1, "reserved"},
 		{"attr NaN string", []string{"attr", out, "/", "x", `"NaN"`}, 1, "reserved"},
-		{"attr mixed list", []string{"attr", out, "/", "x", `[1, "a"]`}, 2, "mixes"},
+		{"attr mixed list", []string{"attr", out, "/", "x", `[1, "a"]`}, 1, "mixed list"},
 		{"amend HDF5", []string{"attr", filepath.Join(fixtures, "fixture.h5"), "/", "x", "1"}, 1, "amendable copy"},
 		{"rm missing", []string{"rm", out, "nowhere"}, 1, "nowhere"},
 		{"rm dotdot", []string{"rm", out, "a/../b"}, 1, ".."},

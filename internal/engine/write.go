@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -223,22 +224,13 @@ func (a *Chunked) assemble(ctx context.Context, cp *selection.ChunkPlan, src Ele
 // fill sets every element of chunk to the fill value.
 func (a *Chunked) fill(chunk []byte) {
 	is := a.ItemSize
-	if len(a.Fill) != is || isZero(a.Fill) {
+	if len(a.Fill) != is || bytes.Count(a.Fill, []byte{0}) == is {
 		clear(chunk)
 		return
 	}
 	for i := 0; i < len(chunk); i += is {
 		copy(chunk[i:i+is], a.Fill)
 	}
-}
-
-func isZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // covers reports whether the selection of cp takes every element of the
