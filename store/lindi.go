@@ -25,7 +25,11 @@ import (
 // and relative urls ("./x.h5", "x.h5") resolve against the location of the JSON
 // file itself: its directory, or its URL. kerchunk's "gen" entries are
 // expanded into refs (see expandGen); a document with a top-level member that
-// is not understood, and so may define refs, is refused.
+// is not understood, and so may define refs, is refused. zarrshadow's
+// version 2 documents are read too: their "indexes" (see ChunkIndexes) say
+// where the chunks of arrays too large to list live, and "sources" (the size
+// and ETag of each referenced file when the document was made) is taken as
+// the information it is.
 type LINDI struct {
 	name    string
 	base    location
@@ -36,7 +40,8 @@ type LINDI struct {
 	urls    sync.Map            // a ref's URL → its resolved (resolveURL)
 	// top holds the document's top-level members other than refs and gen
 	// (version, templates, generationMetadata), kept when it is rewritten.
-	top map[string]json.RawMessage
+	top     map[string]json.RawMessage
+	indexes map[string]ChunkIndexRef
 	// editable is set (Editable) on a store an editor changes: then mu
 	// guards refs and nodes, as Set and Delete run beside reads. A store
 	// that is only read takes no lock.
@@ -105,10 +110,13 @@ func parseLINDI(name, at string, data []byte, m Members) (*LINDI, error) {
 	if doc.Refs == nil {
 		return nil, fmt.Errorf("store: %s: %w: no \"refs\" object", name, ErrFormat)
 	}
-	if doc.Version != nil && *doc.Version != 1 {
-		return nil, fmt.Errorf("%w: %s: version %d (want 1)", ErrFormat, name, *doc.Version)
+	if doc.Version != nil && *doc.Version != 1 && *doc.Version != 2 {
+		return nil, fmt.Errorf("%w: %s: version %d (want 1, or zarrshadow's 2)", ErrFormat, name, *doc.Version)
 	}
-	s := &LINDI{name: name, base: base, members: m, refs: doc.Refs, tmpl: doc.Templates, top: doc.top}
+	if doc.Indexes != nil && (doc.Version == nil || *doc.Version != 2) {
+		return nil, fmt.Errorf("%w: %s: \"indexes\" in a document that is not version 2", ErrFormat, name)
+	}
+	s := &LINDI{name: name, base: base, members: m, refs: doc.Refs, tmpl: doc.Templates, top: doc.top, indexes: doc.Indexes}
 	s.nodes = childNodes(doc.Refs)
 	return s, nil
 }
@@ -368,7 +376,7 @@ func childNodes(refs map[string]json.RawMessage) map[string][]string {
 	nodes := map[string][]string{}
 	for k := range refs {
 		dir, file := splitKey(k)
-		if file != ".zarray" && file != ".zgroup" && file != ".zattrs" || dir == "" || seen[dir] {
+		if file != ".zarray" && file != ".zgroup" && file != ".zattrs" && file != "zarr.json" || dir == "" || seen[dir] {
 			continue
 		}
 		// Register the node and any ancestor that has no metadata of its own.
@@ -397,8 +405,24 @@ type document struct {
 	Version   *int
 	Refs      map[string]json.RawMessage
 	Templates map[string]string
+	Indexes   map[string]ChunkIndexRef
 	top       map[string]json.RawMessage // the members kept on a rewrite
 }
+
+// ChunkIndexRef is one entry of a zarrshadow document's "indexes": the
+// chunks of the array are byte ranges of the file URL, located by the Zarr
+// v3 array at Index (a path or URL relative to the document, as a ref's url
+// is) of shape (chunk grid..., 2) holding (offset, nbytes) per chunk, 2^64-1
+// for a chunk never written.
+type ChunkIndexRef struct {
+	URL   string `json:"url"`
+	Index string `json:"index"`
+}
+
+// ChunkIndexes returns the document's chunk indexes by array key
+// ("acquisition/ElectricalSeries/data"), nil when it has none. The map is
+// the store's: callers must not change it.
+func (s *LINDI) ChunkIndexes() map[string]ChunkIndexRef { return s.indexes }
 
 // parseDoc parses the top level of a LINDI document. The refs are slices of
 // data, so metadata objects keep any NaN or Infinity tokens for zarrmeta.
@@ -422,8 +446,21 @@ func parseDoc(data []byte) (*document, error) {
 	if err := checkMembers(top); err != nil {
 		return nil, err
 	}
+	if v, ok := top["indexes"]; ok {
+		if err := json.Unmarshal(v, &doc.Indexes); err != nil {
+			return nil, fmt.Errorf("indexes: not an object of {url, index}: %v", err)
+		}
+		for k, e := range doc.Indexes {
+			if e.URL == "" || e.Index == "" {
+				return nil, fmt.Errorf("indexes: %q needs a \"url\" and an \"index\"", k)
+			}
+		}
+		if doc.Indexes == nil {
+			doc.Indexes = map[string]ChunkIndexRef{}
+		}
+	}
 	doc.top = map[string]json.RawMessage{}
-	for _, k := range []string{"version", "templates", "generationMetadata"} {
+	for _, k := range []string{"version", "templates", "generationMetadata", "indexes", "sources"} {
 		if v, ok := top[k]; ok {
 			doc.top[k] = v
 		}
@@ -452,6 +489,7 @@ func parseDoc(data []byte) (*document, error) {
 // would turn their keys into fill values, so checkMembers refuses it.
 var knownMembers = map[string]bool{
 	"version": true, "refs": true, "templates": true, "gen": true, "generationMetadata": true,
+	"indexes": true, "sources": true,
 }
 
 func checkMembers(top map[string]json.RawMessage) error {
@@ -460,7 +498,7 @@ func checkMembers(top map[string]json.RawMessage) error {
 	}
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if !knownMembers[k] {
-			return fmt.Errorf("top-level member %q is not understood (known: version, refs, templates, gen, generationMetadata)", k)
+			return fmt.Errorf("top-level member %q is not understood (known: version, refs, templates, gen, generationMetadata, indexes, sources)", k)
 		}
 	}
 	return nil

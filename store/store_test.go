@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -96,14 +98,45 @@ func TestLINDIMalformed(t *testing.T) {
 	for name, doc := range map[string]string{
 		"not json":   `{"refs": `,
 		"no refs":    `{"version": 1}`,
-		"version 2":  `{"version": 2, "refs": {}}`,
+		"version 3":  `{"version": 3, "refs": {}}`,
 		"refs array": `{"refs": []}`,
+		// zarrshadow's chunk indexes come with its version 2 only, and
+		// each names its file and its index array.
+		"indexes in version 1": `{"version": 1, "refs": {}, "indexes": {"a": {"url": "x.h5", "index": "index/a"}}}`,
+		"index without url":    `{"version": 2, "refs": {}, "indexes": {"a": {"index": "index/a"}}}`,
+		"indexes not object":   `{"version": 2, "refs": {}, "indexes": [1]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := ParseLINDI("f.json", []byte(doc)); !errors.Is(err, ErrFormat) {
 				t.Fatalf("got %v, want ErrFormat", err)
 			}
 		})
+	}
+}
+
+// TestChunkIndexes reads a zarrshadow version 2 document: its indexes are
+// given as written, its sources taken, its v3 nodes listed.
+func TestChunkIndexes(t *testing.T) {
+	doc := `{"version": 2, "sources": {"x.h5": {"size": 10}},
+		"refs": {"zarr.json": "{}", "acq/zarr.json": "{}", "acq/data/zarr.json": "{}", "acq/data/c/0/0": ["x.h5", 0, 4]},
+		"indexes": {"acq/big": {"url": "x.h5", "index": "index/acq/big"}}}`
+	s, err := ParseLINDI("/d/refs.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]ChunkIndexRef{"acq/big": {URL: "x.h5", Index: "index/acq/big"}}
+	if got := s.ChunkIndexes(); !maps.Equal(got, want) {
+		t.Errorf("ChunkIndexes = %v, want %v", got, want)
+	}
+	if got, _ := s.List(ctx, "acq"); !slices.Equal(got, []string{"data"}) {
+		t.Errorf("List(acq) = %v, want [data]", got)
+	}
+	if u, err := s.Resolve(want["acq/big"].Index); err != nil || u != "/d/index/acq/big" {
+		t.Errorf("Resolve(index) = %q, %v", u, err)
+	}
+	plain, err := ParseLINDI("f.json", []byte(`{"refs": {}}`))
+	if err != nil || plain.ChunkIndexes() != nil {
+		t.Errorf("a document without indexes: %v, %v", plain.ChunkIndexes(), err)
 	}
 }
 

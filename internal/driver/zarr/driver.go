@@ -70,7 +70,22 @@ func (lindiDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) 
 // its members. fileChunks says that the refs name many small local files (the
 // blobs of a .lindi.d), each to be opened for its read alone rather than kept
 // open.
+//
+// A document whose root is a Zarr v3 node (zarr.json and no .zgroup) is
+// zarrshadow's: it goes to the Zarr v3 driver. Chunk indexes belong to v3
+// arrays only: a v2 tree with them would read their chunks as fill.
 func OpenLINDI(ctx context.Context, env *driver.Env, st *store.LINDI, fileChunks bool) (*driver.Group, error) {
+	_, v3 := st.Ref("zarr.json")
+	_, v2 := st.Ref(".zgroup")
+	switch {
+	case v3 && !v2:
+		if driver.OpenZarr3Refs == nil {
+			return nil, fmt.Errorf("%s: %w: a Zarr v3 reference document, and no Zarr v3 driver is linked in", st.Name(), driver.ErrFormat)
+		}
+		return driver.OpenZarr3Refs(ctx, env, st, fileChunks)
+	case st.ChunkIndexes() != nil:
+		return nil, fmt.Errorf("%s: %w: \"indexes\" in a document whose root is not a Zarr v3 group (no zarr.json)", st.Name(), driver.ErrFormat)
+	}
 	t := &tree{env: env, st: st, lindi: st, dir: fileChunks}
 	root, err := t.root(ctx)
 	if err != nil {

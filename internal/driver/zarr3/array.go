@@ -232,12 +232,24 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 	}
 	keys := chunkKeys{prefix: key, sep: a.Separator, v2: a.KeyEncoding == "v2", scalar: d.Scalar}
 	var loc engine.Locator = &keyLocator{t: t, keys: keys}
-	if c.shard != nil {
+	index, indexed := store.ChunkIndexRef{}, false
+	if t.refs != nil {
+		index, indexed = t.refs.ChunkIndexes()[key]
+	}
+	switch {
+	case indexed && c.shard != nil:
+		return fail(fmt.Errorf("%w: a chunk index (%s) on a sharded array", driver.ErrFormat, index.Index))
+	case indexed:
+		loc = newIndexLocator(t, keys, index, shape, chunks, path)
+	case c.shard != nil:
 		loc = newShardLocator(t, keys, specs, a.ChunkShape, path)
 	}
 	d.Storage = &driver.Fixed{Array: &engine.Chunked{
 		Shape: shape, Chunks: chunks, ItemSize: dt.Size, Fill: fill.Bytes, FillObject: fill.Object,
 		Pipeline: pipe, Objects: dt.Kind == zarrmeta.KindObject, Locator: loc, Name: path,
+		// A reference document may end a chunk early, as LINDI does: the
+		// last slab of a contiguous HDF5 dataset, zero-padded.
+		PadShort: t.refs != nil,
 	}, Items: items}
 	return d
 }
@@ -286,6 +298,9 @@ type keyLocator struct {
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
+	if l.t.refs != nil {
+		return l.t.refChunk(ctx, l.keys.key(coords))
+	}
 	src, size, err := l.t.object(ctx, l.keys.key(coords), true)
 	if err != nil || src == nil {
 		return engine.Chunk{Missing: src == nil && err == nil}, err
@@ -298,6 +313,9 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 // without learning its size (-1), which costs a request of its own: its
 // absence then shows when it is read.
 func (t *tree) object(ctx context.Context, key string, withSize bool) (source.Source, int64, error) {
+	if t.refs != nil {
+		return t.refObject(ctx, key)
+	}
 	v, err := t.st.Get(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, 0, nil

@@ -119,6 +119,9 @@ func (t *tree) links(m map[string]any) ([]driver.Link, error) {
 // resolve resolves a source relative to the store's root; a remote store's
 // must be a URL.
 func (t *tree) resolve(src string) (string, error) {
+	if t.refs != nil {
+		return t.refs.Resolve(src)
+	}
 	if t.dir {
 		if filepath.IsAbs(src) {
 			return src, nil

@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/store"
@@ -43,13 +44,16 @@ type zarr3Driver struct{}
 
 func (zarr3Driver) Name() string { return "Zarr v3" }
 
-// Sniff says Yes to a directory holding zarr.json and Maybe to a URL (whose
+// Sniff says Yes to a directory holding zarr.json (or zarrshadow's
+// refs.json) and Maybe to a URL (whose
 // zarr.json Open asks for: HTTP has no directory to look into).
 func (zarr3Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
 	switch {
 	case in.Dir:
-		if st, err := os.Stat(filepath.Join(in.Name, metaName)); err == nil && st.Mode().IsRegular() {
-			return driver.Yes, nil
+		for _, name := range []string{metaName, refsName} {
+			if st, err := os.Stat(filepath.Join(in.Name, name)); err == nil && st.Mode().IsRegular() {
+				return driver.Yes, nil
+			}
 		}
 	case in.URL:
 		return driver.Maybe, nil
@@ -59,6 +63,8 @@ func (zarr3Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, err
 
 func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	t := &tree{env: env}
+	var doc []byte
+	var err error
 	if in.Dir {
 		var opts []store.DirOption
 		if env.FollowOutside {
@@ -69,22 +75,57 @@ func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) 
 			return nil, err
 		}
 		t.st, t.dir, t.root = st, true, st.Name()
+		doc, err = t.meta(ctx, metaName)
+		if errors.Is(err, store.ErrNotFound) {
+			// zarrshadow's directory: refs.json and its chunk indexes.
+			refs, rerr := readRefsDir(env, in.Name)
+			if rerr == nil {
+				return openRefs(ctx, env, refs, false)
+			}
+			if !errors.Is(rerr, store.ErrNotFound) {
+				return nil, rerr
+			}
+		}
 	} else {
 		base := strings.TrimRight(in.Name, "/")
 		base = strings.TrimSuffix(base, "/"+metaName)
+		base = strings.TrimSuffix(base, "/"+refsName)
 		st, err := store.NewRemote(base, nil)
 		if err != nil {
 			return nil, err
 		}
 		t.st, t.root = st, base
+		// A URL may be a store or zarrshadow's directory: its zarr.json and
+		// refs.json are asked for at once, in one round trip. One named
+		// as a Zarr store (….zarr) is not asked for refs.json.
+		var refs *store.LINDI
+		rerr := fmt.Errorf("%w: a .zarr store", store.ErrNotFound)
+		var wg sync.WaitGroup
+		if !in.StoreURL() {
+			wg.Go(func() { refs, rerr = readRefsURL(ctx, env, base) })
+		}
+		doc, err = t.meta(ctx, metaName)
+		wg.Wait()
+		if errors.Is(err, store.ErrNotFound) {
+			if rerr == nil {
+				return openRefs(ctx, env, refs, false)
+			}
+			if !errors.Is(rerr, store.ErrNotFound) {
+				return nil, rerr
+			}
+		}
 	}
-	doc, err := t.meta(ctx, metaName)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: no %s/%s", driver.ErrNotMine, t.st.Name(), metaName)
 	}
 	if err != nil {
 		return nil, err
 	}
+	return t.open(ctx, doc)
+}
+
+// open builds the tree whose root's zarr.json is doc.
+func (t *tree) open(ctx context.Context, doc []byte) (*driver.Group, error) {
 	n, err := zarrmeta.ParseV3(doc)
 	if err != nil {
 		if !strings.Contains(string(doc), `"zarr_format"`) {

@@ -25,6 +25,9 @@ type tree struct {
 	st   store.Store
 	dir  bool   // a local directory: chunks are files of their own
 	root string // the store's directory or base URL
+	// refs is set for a reference document (zarrshadow's): its values are
+	// in memory or byte ranges of other files, and it can be listed.
+	refs *store.LINDI
 }
 
 // meta reads the metadata document at key; an absent one is an error
@@ -35,6 +38,13 @@ func (t *tree) meta(ctx context.Context, key string) ([]byte, error) {
 		return nil, err
 	}
 	limit := t.env.MetadataLimit()
+	if t.refs != nil {
+		b, err := t.refValue(ctx, v, limit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", t.st.Name(), key, err)
+		}
+		return b, nil
+	}
 	if t.dir {
 		if v.Len > limit {
 			return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", v.URL, driver.ErrFormat, v.Len, limit)
@@ -113,12 +123,18 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
 	}
 	g := &driver.Group{Attrs: attrs(n.Attributes)}
-	if !t.dir {
+	var names []string
+	var err error
+	switch {
+	case t.refs != nil:
+		names, err = t.refNames(ctx, key)
+	case t.dir:
+		names, err = t.list(key)
+	default:
 		// The members are found path by path; the links are known.
 		g.Finder = t
 		return g, t.addLinks(g, n.Attributes, path)
 	}
-	names, err := t.list(key)
 	if err != nil {
 		return nil, err
 	}
