@@ -85,6 +85,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "zarr3" {
 		return cmdBenchZarr3(ctx, args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "zarrshadow" {
+		return cmdBenchZarrshadow(ctx, args[1:], stdout)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency of every request")
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")

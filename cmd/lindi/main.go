@@ -80,6 +80,8 @@ const usage = `usage:
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi bench write [-mb N] [-dir DIR]
                                    measure writing a noisy int16 dataset into a .lindi.tar
+  lindi bench zarr3 [flags]        measure reads of a sharded Zarr v3 array (and zarrita.js's)
+  lindi bench zarrshadow [flags]   measure a 2-million-chunk zarrshadow reference store with a chunk index
   lindi --version                  the module version and git revision lindi was built from
   lindi CMD -h, lindi help CMD     the usage and flags of a command
 `
