@@ -1,6 +1,7 @@
 package zarr3_test
 
 import (
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -249,14 +250,61 @@ func TestNWB(t *testing.T) {
 	defer hf.Close()
 	dir := t.TempDir()
 	toZarr3(t, hf.H5(), dir)
-	zf, err := nwb.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zf.Close()
-	if zf.H5().Format() != "Zarr v3" {
-		t.Fatalf("format %s", zf.H5().Format())
-	}
+	t.Run("directory", func(t *testing.T) {
+		zf, err := nwb.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer zf.Close()
+		if zf.H5().Format() != "Zarr v3" {
+			t.Fatalf("format %s", zf.H5().Format())
+		}
+		checkNWB(t, hf, zf)
+	})
+	t.Run("reference document", func(t *testing.T) {
+		// The same store as zarrshadow's one-file form: every zarr.json
+		// and chunk inline in a kerchunk-style document.
+		refs := map[string]any{}
+		err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			key := filepath.ToSlash(rel)
+			if path.Base(key) == "zarr.json" {
+				refs[key] = string(b)
+			} else {
+				refs[key] = "base64:" + base64.StdEncoding.EncodeToString(b)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := json.Marshal(map[string]any{"version": 1, "refs": refs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(t.TempDir(), "tables.zindi.json")
+		if err := os.WriteFile(name, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		zf, err := nwb.Open(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer zf.Close()
+		checkNWB(t, hf, zf)
+	})
+}
+
+// checkNWB compares what nwb reads from zf, tables.nwb in Zarr v3, with
+// what it reads from hf, the HDF5 file.
+func checkNWB(t *testing.T, hf, zf *nwb.File) {
 	if hf.Version() != zf.Version() || hf.Version() == "" {
 		t.Errorf("version %q, HDF5 %q", zf.Version(), hf.Version())
 	}
