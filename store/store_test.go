@@ -203,6 +203,7 @@ func FuzzParseLINDI(f *testing.F) {
 	}
 	f.Add(data[:4000])
 	f.Add([]byte(`{"refs": {"a": ["{{u}}", 1, 2], "b": "base64:AA==", "c": {"x": -Infinity}}, "templates": {"u": "x"}}`))
+	f.Add([]byte(`{"version": 2, "refs": {"zarr.json": "{}"}, "sources": {}, "indexes": {"a": {"url": "x.h5", "index": "index/a"}}}`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		s, err := ParseLINDI("/d/f.json", doc)
 		if err != nil {
@@ -212,6 +213,11 @@ func FuzzParseLINDI(f *testing.F) {
 			v, err := s.Get(ctx, k)
 			if err == nil && !v.InMemory() && (v.Off < 0 || v.Len < -1) {
 				t.Fatalf("ref %q gave a negative range %+v", k, v)
+			}
+		}
+		for k, e := range s.ChunkIndexes() {
+			if e.URL == "" || e.Index == "" {
+				t.Fatalf("index %q without its url or index: %+v", k, e)
 			}
 		}
 	})

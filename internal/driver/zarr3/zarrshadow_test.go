@@ -272,3 +272,44 @@ func TestZarrshadowMalformed(t *testing.T) {
 		}
 	})
 }
+
+// FuzzChunkIndex reads the fixture's indexed array with a fuzzed index
+// zarr.json and a fuzzed first index block: any outcome but a panic (or a
+// hang) is fine.
+func FuzzChunkIndex(f *testing.F) {
+	const index = "shadow.zindi/index/acquisition/ts/data"
+	meta, err := os.ReadFile(filepath.Join(shadowDir, index, "zarr.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	block, err := os.ReadFile(filepath.Join(shadowDir, index, "c/0/0/0"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(meta, block)
+	f.Add(meta, block[:len(block)/2])
+	f.Add([]byte(strings.Replace(string(meta), `"blosc"`, `"gzip"`, 1)), block)
+	dir := f.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(shadowDir)); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, meta, block []byte) {
+		if err := os.WriteFile(filepath.Join(dir, index, "zarr.json"), meta, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, index, "c/0/0/0"), block, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		file, err := h5.Open(ctx, filepath.Join(dir, "shadow.zindi"), h5.WithMaxReadBytes(1<<20))
+		if err != nil {
+			return
+		}
+		defer file.Close()
+		d, err := file.Dataset(ctx, "acquisition/ts/data")
+		if err != nil {
+			return
+		}
+		s, _ := selection.Parse("0:170, :")
+		d.Read(ctx, s)
+	})
+}
