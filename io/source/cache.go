@@ -186,3 +186,56 @@ func (c *Cache) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 		}
 	}
 }
+
+func (c *Cache) knownSize() (int64, bool) { return knownSize(c.src) }
+
+// tailResult is what a shared tail read gives its callers.
+type tailResult struct {
+	b    []byte
+	size int64
+}
+
+// ReadTail reads the last len(p) bytes of the source (see TailReader).
+// When the source knows its size it reads at size-len(p) through ReadAt,
+// served from the cache when held; otherwise it asks the source's ReadTail
+// (one request over HTTP), sharing it with concurrent callers asking for
+// the same length, and keeps the answer as the range it turned out to be.
+func (c *Cache) ReadTail(ctx context.Context, p []byte) (int, int64, error) {
+	size, ok := knownSize(c.src)
+	tr, tail := c.src.(TailReader)
+	if !ok && !tail {
+		var err error
+		if size, err = c.src.Size(ctx); err != nil {
+			return 0, -1, err
+		}
+		ok = true
+	}
+	if ok {
+		return readTailAt(ctx, c, p, size)
+	}
+	if len(p) == 0 {
+		return tr.ReadTail(ctx, p)
+	}
+	key := c.src.Name() + "\x00tail+" + strconv.Itoa(len(p))
+	for {
+		ch := c.flight.DoChan(key, func() (any, error) {
+			c.stats.misses.Add(1)
+			buf := make([]byte, len(p))
+			n, size, err := tr.ReadTail(ctx, buf)
+			if err == nil {
+				c.lru.put(c.key(size-int64(n), int64(n)), buf[:n])
+			}
+			return tailResult{buf[:n], size}, err
+		})
+		select {
+		case <-ctx.Done():
+			return 0, -1, ctx.Err()
+		case r := <-ch:
+			if r.Err != nil && ctx.Err() == nil && (errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded)) {
+				continue
+			}
+			t := r.Val.(tailResult)
+			return copy(p, t.b), t.size, r.Err
+		}
+	}
+}

@@ -273,3 +273,37 @@ func (c *DiskCached) ReadAt(ctx context.Context, p []byte, off int64) (int, erro
 	}
 	return n, err
 }
+
+func (c *DiskCached) knownSize() (int64, bool) { return knownSize(c.src) }
+
+// ReadTail reads the last len(p) bytes of the source (see TailReader).
+// When the source knows its size it reads at size-len(p) through ReadAt,
+// served from the disk when held; otherwise it asks the source's ReadTail
+// (one request over HTTP) and stores the answer as the range it turned out
+// to be, under the validator that answer told (no request more).
+func (c *DiskCached) ReadTail(ctx context.Context, p []byte) (int, int64, error) {
+	size, ok := knownSize(c.src)
+	tr, tail := c.src.(TailReader)
+	if !ok && !tail {
+		var err error
+		if size, err = c.src.Size(ctx); err != nil {
+			return 0, -1, err
+		}
+		ok = true
+	}
+	if ok {
+		return readTailAt(ctx, c, p, size)
+	}
+	if len(p) == 0 {
+		return tr.ReadTail(ctx, p)
+	}
+	c.stats.misses.Add(1)
+	n, size, err := tr.ReadTail(ctx, p)
+	if err != nil {
+		return n, size, err
+	}
+	if v, err := c.validate(ctx); err == nil {
+		c.cache.put(c.cache.path(c.src.Name(), v, size-int64(n), int64(n)), p[:n])
+	}
+	return n, size, nil
+}

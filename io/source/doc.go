@@ -2,7 +2,9 @@
 // pread), in-memory blobs (Bytes) and HTTP(S) URLs (HTTP, through range
 // requests with strict checks, retries, stall detection and URL resolution),
 // with a caching decorator (Cache over an LRU bounded by bytes) and a Pool
-// handing out one shared source per name.
+// handing out one shared source per name. ReadTail reads the end of an
+// object whose size is not known yet (a Zarr shard's index, a file's
+// footer): over HTTP one suffix range request, whose answer tells the size.
 //
 // Open picks the source for a name: http:// and https:// URLs, file: URLs,
 // a name without a scheme is a local path, and any other scheme is refused

@@ -116,23 +116,40 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 	if w := h.whole.Load(); w != nil {
 		return readWhole(*w, p, off)
 	}
+	got := 0
+	err := h.retrying(ctx, func(target string) answer {
+		q, at := p[got:], off+int64(got)
+		a := h.attempt(ctx, len(q), func(actx context.Context, progress func()) (int, answer) {
+			return h.exchange(actx, target, q, at, progress)
+		})
+		got += a.n
+		return a
+	})
+	return got, err
+}
+
+// retrying calls try, one attempt against the resolved URL per call, until
+// an attempt succeeds or ends the read (io.EOF, an error not retried, the
+// Retry policy exhausted, ctx done). It resolves the URL before each
+// attempt, resolves it anew once on a 403 to a resolved URL (a presigned URL
+// expired early or revoked) and once on S3's 301 (another region). try
+// keeps what the attempts got: a retry resumes where the last one stopped.
+func (h *HTTP) retrying(ctx context.Context, try func(target string) answer) error {
 	r := h.cfg.retry
 	start := time.Now()
 	var waited time.Duration // differs from the time spent when Sleep is faked
 	renewed := false
-	got := 0
 	for attempt := 0; ; attempt++ {
 		target, err := h.res.get(ctx)
 		var a answer
 		if err == nil {
-			a = h.attempt(ctx, target, p[got:], off+int64(got))
-			got += a.n
+			a = try(target)
 			err = a.err
 		} else {
 			a = classify(err, ctx)
 		}
 		if err == nil || a.eof {
-			return got, err
+			return err
 		}
 		if a.status == http.StatusForbidden && !renewed && target != "" && target != h.url {
 			// A presigned URL expired early or was revoked: resolve again, once.
@@ -148,19 +165,19 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 			continue
 		}
 		if !a.retry || ctx.Err() != nil {
-			return got, err
+			return err
 		}
 		wait := r.backoff(attempt)
 		if a.after > 0 {
 			wait = a.after
 		}
 		if attempt+1 >= r.MaxAttempts || max(time.Since(start), waited)+wait > r.MaxElapsed {
-			return got, fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+			return fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
 		}
 		h.stats.retries.Add(1)
 		waited += wait
 		if err := r.sleep(ctx, wait); err != nil {
-			return got, err
+			return err
 		}
 	}
 }
@@ -220,17 +237,18 @@ func retryableStatus(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
 }
 
-// attempt makes one request for p at off against the resolved URL target.
-func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) answer {
+// attempt makes one request with ex, for want bytes, under the request
+// timeout and the stall watchdog (ex calls progress on each piece of data).
+func (h *HTTP) attempt(ctx context.Context, want int, ex func(ctx context.Context, progress func()) (int, answer)) answer {
 	// Large reads get one more second per MiB: a floor of 1 MiB/s.
-	actx, cancel := context.WithTimeout(withWarm(ctx, h.cfg.warm), h.cfg.timeout+time.Duration(len(p)>>20)*time.Second)
+	actx, cancel := context.WithTimeout(withWarm(ctx, h.cfg.warm), h.cfg.timeout+time.Duration(want>>20)*time.Second)
 	defer cancel()
 	var stalled atomic.Bool
 	watchdog := time.AfterFunc(h.cfg.stall, func() { stalled.Store(true); cancel() })
 	defer watchdog.Stop()
 
 	t0 := time.Now()
-	n, a := h.exchange(actx, target, p, off, func() { watchdog.Reset(h.cfg.stall) })
+	n, a := ex(actx, func() { watchdog.Reset(h.cfg.stall) })
 	h.stats.add(1, int64(n+a.body), time.Since(t0))
 	a.n = n
 	if a.err != nil && ctx.Err() != nil {
@@ -246,25 +264,46 @@ func (h *HTTP) attempt(ctx context.Context, target string, p []byte, off int64) 
 	return a
 }
 
-// exchange sends the request and reads the answer into p.
-func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64, progress func()) (int, answer) {
+// send makes a GET request for the byte range rng ("bytes=..."), noting the
+// ETag of an answer with data. With a nil response the answer says what
+// failed.
+func (h *HTTP) send(ctx context.Context, target, rng string, progress func()) (*http.Response, answer) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
-		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, err)}
+		return nil, answer{err: fmt.Errorf("source: %s: %w", h.name, err)}
 	}
-	end := off + int64(len(p)) - 1
-	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, end))
+	req.Header.Set("Range", rng)
 	resp, err := h.cfg.client.Do(req)
 	if err != nil {
 		// The url.Error would name the URL again, resolved and maybe
 		// signed: keep only its cause.
-		return 0, answer{err: fmt.Errorf("source: %s: %w", h.name, urlCause(err)), retry: retryableTransport(err)}
+		return nil, answer{err: fmt.Errorf("source: %s: %w", h.name, urlCause(err)), retry: retryableTransport(err)}
 	}
-	defer closeBody(resp.Body)
 	progress()
 	if e := resp.Header.Get("ETag"); e != "" && (resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusOK) {
 		h.etag.Store(&e)
 	}
+	return resp, answer{}
+}
+
+// failed is the answer of a status that carries no data.
+func (h *HTTP) failed(resp *http.Response) answer {
+	a := answer{status: resp.StatusCode, retry: retryableStatus(resp.StatusCode)}
+	a.err = &HTTPError{URL: h.name, Status: resp.StatusCode}
+	if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		a.after = d
+	}
+	return a
+}
+
+// exchange sends the request for p at off and reads the answer into p.
+func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64, progress func()) (int, answer) {
+	end := off + int64(len(p)) - 1
+	resp, a := h.send(ctx, target, fmt.Sprintf("bytes=%d-%d", off, end), progress)
+	if resp == nil {
+		return 0, a
+	}
+	defer closeBody(resp.Body)
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
 		return h.partial(resp, p, off, progress)
@@ -279,12 +318,7 @@ func (h *HTTP) exchange(ctx context.Context, target string, p []byte, off int64,
 		}
 		return 0, answer{err: fmt.Errorf("%w: %s: 416 for bytes %d-%d", ErrProtocol, h.name, off, end)}
 	}
-	a := answer{status: resp.StatusCode, retry: retryableStatus(resp.StatusCode)}
-	a.err = &HTTPError{URL: h.name, Status: resp.StatusCode}
-	if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-		a.after = d
-	}
-	return 0, a
+	return 0, h.failed(resp)
 }
 
 // partial reads a 206 answer.

@@ -8,9 +8,9 @@
 // concurrent locates, kept; checked against its crc32c and the shard's
 // size) and gives each inner chunk's byte range within the shard file, so
 // that the fetcher coalesces neighbouring inner chunks into one request. A
-// missing shard, and an index entry of 2^64-1, are fill. An index at the
-// start of a shard costs one request over HTTP; one at the end two (the
-// size first: io/source has no suffix range), in one round for all the
+// missing shard, and an index entry of 2^64-1, are fill. An index costs
+// one request over HTTP, at the start of a shard or at its end (a suffix
+// range, whose answer tells the shard's size too), in one round for all the
 // shards a read touches. Sharding may nest (up to 8 levels): an inner
 // chunk that is itself a shard has its index read, within the outer shard's
 // file, on first use (one more round).

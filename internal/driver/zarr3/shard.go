@@ -232,23 +232,23 @@ func (l *shardLocator) index(ctx context.Context, key string, read func() (*shar
 }
 
 // readShard reads and checks the index of the shard at key: an index at
-// the start is read first, its answer telling the size (no request for it);
-// one at the end needs the size first.
+// the start is read first, its answer telling the size (no request for
+// it); one at the end is the shard's tail, read without asking the size
+// first (over HTTP one suffix range request, whose answer tells it).
 func (l *shardLocator) readShard(ctx context.Context, lv *level, key string) (*shardIndex, error) {
-	src, size, err := l.t.object(ctx, key, !lv.spec.atStart)
+	if !lv.spec.atStart {
+		return l.readShardTail(ctx, lv, key)
+	}
+	src, size, err := l.t.object(ctx, key, false)
 	if err != nil || src == nil {
 		return &shardIndex{}, err
 	}
 	n := lv.indexLen()
 	if size >= 0 && size < n {
-		return nil, fmt.Errorf("%s: shard %s: %w: %d bytes, shorter than its %d-byte index", l.name, src.Name(), zarrmeta.ErrV3, size, n)
-	}
-	at := int64(0)
-	if !lv.spec.atStart {
-		at = size - n
+		return nil, shorter(l.name, src.Name(), size, n)
 	}
 	buf := make([]byte, n)
-	got, err := src.ReadAt(ctx, buf, at)
+	got, err := src.ReadAt(ctx, buf, 0)
 	if got != len(buf) {
 		if driver.NotFound(err) {
 			return &shardIndex{}, nil // a shard never written
@@ -256,7 +256,7 @@ func (l *shardLocator) readShard(ctx context.Context, lv *level, key string) (*s
 		if err == nil || errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, fmt.Errorf("%s: shard %s: index of %d bytes at %d: %w", l.name, src.Name(), n, at, err)
+		return nil, fmt.Errorf("%s: shard %s: index of %d bytes at 0: %w", l.name, src.Name(), n, err)
 	}
 	if size < 0 {
 		if size, err = src.Size(ctx); err != nil {
@@ -268,6 +268,37 @@ func (l *shardLocator) readShard(ctx context.Context, lv *level, key string) (*s
 		return nil, fmt.Errorf("%s: shard %s: %w", l.name, src.Name(), err)
 	}
 	return &shardIndex{src: src, entries: entries}, nil
+}
+
+// readShardTail reads and checks the index at the end of the shard at key.
+func (l *shardLocator) readShardTail(ctx context.Context, lv *level, key string) (*shardIndex, error) {
+	src, _, err := l.t.object(ctx, key, false)
+	if err != nil || src == nil {
+		return &shardIndex{}, err
+	}
+	n := lv.indexLen()
+	buf := make([]byte, n)
+	got, size, err := source.ReadTail(ctx, src, buf)
+	if err != nil {
+		if driver.NotFound(err) {
+			return &shardIndex{}, nil // a shard never written
+		}
+		return nil, fmt.Errorf("%s: shard %s: index of its last %d bytes: %w", l.name, src.Name(), n, err)
+	}
+	if got < len(buf) {
+		return nil, shorter(l.name, src.Name(), size, n)
+	}
+	entries, err := lv.decode(buf, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: shard %s: %w", l.name, src.Name(), err)
+	}
+	return &shardIndex{src: src, entries: entries}, nil
+}
+
+// shorter is the error of a shard of size bytes shorter than its n-byte
+// index.
+func shorter(array, shard string, size, n int64) error {
+	return fmt.Errorf("%s: shard %s: %w: %d bytes, shorter than its %d-byte index", array, shard, zarrmeta.ErrV3, size, n)
 }
 
 // readSub reads and checks the index of a nested shard: the size bytes at
