@@ -57,6 +57,16 @@ type Locator interface {
 	Locate(ctx context.Context, coords []int) (Chunk, error)
 }
 
+// Preparer is implemented by a Locator whose locates need I/O shared by
+// many chunks (the index of a Zarr v3 shard, a block of a chunk index):
+// Prepare is given the coordinates of every chunk of a batch before any is
+// located, and reads what they need at once, in one round of requests,
+// where locates taking the chunks a few at a time would wait for one index
+// after another. What it fails to read, the locates read again and report.
+type Preparer interface {
+	Prepare(ctx context.Context, coords [][]int)
+}
+
 // Options tune a read. The zero value is ready to use.
 type Options struct {
 	// Workers bounds the goroutines that decode chunks; 0 means GOMAXPROCS.

@@ -79,6 +79,13 @@ func locate(ctx context.Context, a *Chunked, plans []*selection.ChunkPlan) ([]jo
 	for i, p := range plans {
 		jobs[i].plan, jobs[i].seq = p, i
 	}
+	if p, ok := a.Locator.(Preparer); ok {
+		coords := make([][]int, len(plans))
+		for i, pl := range plans {
+			coords[i] = pl.Coords
+		}
+		p.Prepare(ctx, coords)
+	}
 	n := min(locators, len(jobs))
 	g, gctx := errgroup.WithContext(ctx)
 	for w := range n {

@@ -11,7 +11,8 @@
 // missing shard, and an index entry of 2^64-1, are fill. An index costs
 // one request over HTTP, at the start of a shard or at its end (a suffix
 // range, whose answer tells the shard's size too), in one round for all the
-// shards a read touches. Sharding may nest (up to 8 levels): an inner
+// shards a read touches: the locator is an engine.Preparer, reading the
+// indexes of a batch's shards at once before its chunks are located. Sharding may nest (up to 8 levels): an inner
 // chunk that is itself a shard has its index read, within the outer shard's
 // file, on first use (one more round).
 //
@@ -19,6 +20,11 @@
 // too: _LINKS, _REFERENCE attribute values, _DTYPE "object_reference"
 // datasets and struct arrays with _REFERENCE_FIELDS (see convention.go). A
 // store whose root is an array reads as a root group holding it as "data".
+//
+// zarrshadow's reference stores, a Zarr v3 hierarchy in a kerchunk-style
+// document whose chunks are byte ranges of the HDF5 file it shadows, read
+// through the same tree (refs.go), their chunk-index arrays block by block
+// (index.go).
 package zarr3
 
 import (

@@ -15,6 +15,7 @@ import (
 	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/store"
 	"github.com/lindigo/lindi/zarrmeta"
+	"golang.org/x/sync/errgroup"
 )
 
 // A zarrshadow chunk index stands for the refs of an array with many chunks
@@ -317,4 +318,34 @@ func (l *wholeLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, 
 		return engine.Chunk{}, err
 	}
 	return engine.Chunk{Data: b, Len: int64(len(b))}, nil
+}
+
+// Prepare reads the index blocks the chunks at coords need, all at once
+// (after the index array's metadata, on first use).
+func (l *indexLocator) Prepare(ctx context.Context, coords [][]int) {
+	ix, err := l.open(ctx)
+	if err != nil {
+		return // the locates try again and report it
+	}
+	seen := map[int]bool{}
+	var g errgroup.Group
+	g.SetLimit(prepareRequests)
+	for _, c := range coords {
+		if l.keyed(l.keys.key(c)) {
+			continue
+		}
+		id := 0
+		for i, x := range c {
+			id = id*ix.per[i] + x/ix.block[i]
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		g.Go(func() error {
+			l.block(ctx, ix, id, c)
+			return nil
+		})
+	}
+	g.Wait()
 }

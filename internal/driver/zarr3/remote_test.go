@@ -228,10 +228,11 @@ func TestShardRounds(t *testing.T) {
 		// 4 shards, 1/1 missing and 1/0 all fill: their indexes, then
 		// the chunks of the 2 others.
 		{"sharding/end_gzip", "20:50, 10:30", []int{4, 2}, 2},
-		// 6 shards: 5 indexes and a 404, then 4 shards' chunks. (A
-		// selection whose inner chunks outnumber the engine's locators
-		// may locate a shard only after another's index: not a round.)
+		// 6 shards: 5 indexes and a 404, then 4 shards' chunks.
 		{"sharding/end_gzip", "0:70, 10:30", []int{6, 4}, 2},
+		// All 9 shards: more inner chunks than the engine's locators,
+		// whose indexes are read at once all the same (engine.Preparer).
+		{"sharding/end_gzip", ":, :", []int{9, 7}, 2},
 	} {
 		t.Run(tc.array+" "+tc.sel, func(t *testing.T) {
 			b := &barrier{sizes: tc.sizes, h: http.FileServer(http.Dir(fixtures))}

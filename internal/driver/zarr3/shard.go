@@ -16,6 +16,7 @@ import (
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/zarrmeta"
+	"golang.org/x/sync/errgroup"
 )
 
 // shardSpec is the configuration of a sharding_indexed codec.
@@ -352,4 +353,38 @@ func (lv *level) decode(buf []byte, size int64) ([]uint64, error) {
 		}
 	}
 	return out, nil
+}
+
+// prepareRequests bounds the index reads a Prepare makes at once.
+const prepareRequests = 64
+
+// Prepare reads the outermost index of every shard the chunks at coords
+// lie in, all at once: locates taking the chunks in turn would read one
+// shard's index after another's. Nested indexes are read by the locates.
+func (l *shardLocator) Prepare(ctx context.Context, coords [][]int) {
+	lv := &l.levels[0]
+	seen := map[string]bool{}
+	var g errgroup.Group
+	g.SetLimit(prepareRequests)
+	shard := make([]int, len(l.inner))
+	for _, c := range coords {
+		if l.keys.scalar {
+			c = nil
+		}
+		shard = shard[:len(c)]
+		for i, x := range c {
+			shard[i] = x * l.inner[i] / lv.shape[i]
+		}
+		name := l.keys.key(shard)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		g.Go(func() error {
+			// A failure is not kept: the locate reads again and reports it.
+			l.index(ctx, name, func() (*shardIndex, error) { return l.readShard(ctx, lv, name) })
+			return nil
+		})
+	}
+	g.Wait()
 }
