@@ -227,10 +227,22 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		return d
 	}
 	shape, chunks := a.Shape, readChunks
-	if d.Scalar {
-		shape, chunks, d.Chunks = []int{1}, []int{1}, []int{}
+	zeroD := len(a.Shape) == 0
+	if zeroD {
+		shape, chunks = []int{1}, []int{1}
 	}
-	keys := chunkKeys{prefix: key, sep: a.Separator, v2: a.KeyEncoding == "v2", scalar: d.Scalar}
+	if marker, _ := n.Attributes[attrScalar].(bool); marker && !zeroD {
+		// LINDI's scalar, kept by the unified convention: a one-element
+		// array marked _SCALAR is an HDF5 scalar.
+		if len(a.Shape) != 1 || a.Shape[0] != 1 {
+			return fail(fmt.Errorf("%w: %s array of shape %v", driver.ErrFormat, attrScalar, a.Shape))
+		}
+		d.Scalar, d.Shape = true, []int{}
+	}
+	if d.Scalar {
+		d.Chunks = []int{}
+	}
+	keys := chunkKeys{prefix: key, sep: a.Separator, v2: a.KeyEncoding == "v2", scalar: zeroD}
 	var loc engine.Locator = &keyLocator{t: t, keys: keys}
 	index, indexed := store.ChunkIndexRef{}, false
 	if t.refs != nil {

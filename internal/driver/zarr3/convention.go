@@ -28,18 +28,24 @@ import (
 const (
 	attrLinks     = "_LINKS"
 	attrDType     = "_DTYPE"
+	attrScalar    = "_SCALAR"
 	attrReference = "_REFERENCE"
 	refDType      = "object_reference"
 )
 
 // attrs converts decoded JSON attributes into driver attribute values:
-// _REFERENCE objects into driver.Refs; the reserved _LINKS and _DTYPE are
-// not attributes. A malformed reference is the attribute's value as an
-// error.
+// _REFERENCE objects into driver.Refs; the reserved _LINKS, _DTYPE,
+// _REFERENCE_FIELDS, _EXTERNAL_ARRAY_LINK and _SCALAR are not attributes.
+// A malformed reference is the attribute's value as an error. Non-finite
+// floats are read as zarr-python writes them (bare NaN and Infinity tokens,
+// which hdmf-zarr writes too since it stopped writing them as strings) and,
+// in a node that registers it, as the non-finite-attributes convention
+// writes them (nonfinite.go); a string "NaN" elsewhere is a string.
 func attrs(m map[string]any) map[string]any {
+	m = decodeNonFinite(m)
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		if k == attrLinks || k == attrDType || k == attrRefFields || k == attrExternal {
+		if k == attrLinks || k == attrDType || k == attrRefFields || k == attrExternal || k == attrScalar {
 			continue
 		}
 		x, err := references(v)
