@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
@@ -10,8 +11,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -43,11 +46,17 @@ const z3OpenTrips = 1
 
 var z3Cases = []struct {
 	name, sel string
+	zarrita   string // the selection's name in zarrita_bench.mjs
 }{
-	{"full read", "..."},
-	{"strided, one inner chunk a shard", "::1024, ::1024"},
-	{"a small box", "300:340, 700:760"},
+	{"full read", "...", "full"},
+	{"strided, one inner chunk a shard", "::1024, ::1024", "strided"},
+	{"a small box", "300:340, 700:760", "box"},
 }
+
+// zarritaScript times zarrita.js on the same store (-zarrita).
+//
+//go:embed zarrita_bench.mjs
+var zarritaScript []byte
 
 func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench zarr3", flag.ContinueOnError)
@@ -55,12 +64,13 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")
 	concurrency := fs.Int("concurrency", fetch.DefaultConcurrency, "requests in flight")
 	write := fs.String("write", "", "write the stores (end.zarr, start.zarr) into this directory, for other readers, and stop")
+	zarrita := fs.String("zarrita", "", "a directory holding node_modules/zarrita (npm install zarrita@0.7.5): time zarrita.js on end.zarr over the same server too")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *latency < 0 || *bandwidth < 0 || *concurrency <= 0 {
-		return usagef("bench zarr3 takes only flags: -latency D -bandwidth MB/s -concurrency N -write DIR")
+		return usagef("bench zarr3 takes only flags: -latency D -bandwidth MB/s -concurrency N -write DIR -zarrita DIR")
 	}
 	files := map[string][]byte{}
 	for _, start := range []bool{false, true} {
@@ -98,6 +108,7 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "floor = the same open and read at zero latency + its round trips: %d to open (every store driver's probe at once), the shard indexes (1, at the start or the end), the chunks\n\n", z3OpenTrips)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "read\tindex\trequests\tMB fetched\ttime\ttrips\tfloor\tvs floor\tCPU÷wall\t")
+	ours := map[string]time.Duration{} // the end.zarr times, for zarrita's
 	for _, start := range []bool{false, true} {
 		for _, c := range z3Cases {
 			sel, err := selection.Parse(c.sel)
@@ -124,9 +135,46 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			floor := cpu.wall + time.Duration(trips)*(*latency)
+			if !start {
+				ours[c.zarrita] = got.wall
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%s\t%d\t%s\t%.2f×\t%.2f\t\n", c.name, where, got.requests, float64(got.bytes)/1e6,
 				round(got.wall), trips, round(floor), float64(got.wall)/float64(floor), float64(cpu.cpu)/float64(cpu.wall))
 		}
+	}
+	if err := tw.Flush(); err != nil || *zarrita == "" {
+		return err
+	}
+	return benchZarrita(ctx, stdout, *zarrita, slow.srv.URL+"/end.zarr", ours)
+}
+
+// benchZarrita times zarrita.js (zarrita_bench.mjs, run with node in dir)
+// reading end.zarr from url, each case opened afresh as ours are, and
+// prints its times beside ours.
+func benchZarrita(ctx context.Context, stdout io.Writer, dir, url string, ours map[string]time.Duration) error {
+	script := filepath.Join(dir, "lindi_zarrita_bench.mjs")
+	if err := os.WriteFile(script, zarritaScript, 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(script)
+	fmt.Fprintf(stdout, "\nzarrita.js over the same server (end.zarr: zarrita reads a shard index from the end), median of %d runs\n", benchRuns)
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "read\tzarrita\tours\tours ÷ zarrita\t")
+	for _, c := range z3Cases {
+		cmd := exec.CommandContext(ctx, "node", script, url, c.zarrita, strconv.Itoa(benchRuns))
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("zarrita %s: %w (is node installed, and zarrita in %s/node_modules?)", c.zarrita, err, dir)
+		}
+		var r struct {
+			MedianMS float64 `json:"median_ms"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			return fmt.Errorf("zarrita %s: %q: %w", c.zarrita, out, err)
+		}
+		z := time.Duration(r.MedianMS * float64(time.Millisecond))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f×\t\n", c.name, round(z), round(ours[c.zarrita]), float64(ours[c.zarrita])/float64(z))
 	}
 	return tw.Flush()
 }
