@@ -58,6 +58,15 @@ func attrs(m map[string]any) map[string]any {
 	return out
 }
 
+// specLoc turns the root's .specloc, the plain path of the group of
+// cached specifications in the unified convention ("specifications"), into
+// the reference it is in HDF5, so that the store reads as its HDF5 twin.
+func specLoc(a map[string]any) {
+	if s, ok := a[".specloc"].(string); ok && strings.Trim(s, "/") != "" {
+		a[".specloc"] = driver.Ref{Path: "/" + strings.Trim(s, "/")}
+	}
+}
+
 // references turns the _REFERENCE objects in v (itself or in its lists)
 // into driver.Refs.
 func references(v any) (any, error) {

@@ -31,6 +31,7 @@ func conventionStore(t *testing.T) string {
 		"zarr.json": `{"zarr_format": 3, "node_type": "group", "attributes": {
 			"_LINKS": [{"name": "lnk", "source": ".", "path": "/data/values"},
 			           {"name": "ext", "source": "../other.zarr", "path": "/x"}],
+			".specloc": "specifications",
 			"table": {"_REFERENCE": {"source": ".", "path": "/data/values"}},
 			"tables": [{"_REFERENCE": {"source": ".", "path": "/data"}}]}}`,
 		"data/zarr.json": rootGroup,
@@ -85,6 +86,10 @@ func testConvention(t *testing.T, f *h5.File) {
 	}
 	if v, err := attrs.Get("tables"); err != nil || !reflect.DeepEqual(v, []h5.Reference{{Path: "/data"}}) {
 		t.Errorf("tables: %#v, %v", v, err)
+	}
+	// The unified convention's plain path reads as the reference it is in HDF5.
+	if v, err := attrs.Get(".specloc"); err != nil || v != (h5.Reference{Path: "/specifications"}) {
+		t.Errorf(".specloc: %#v, %v", v, err)
 	}
 	refs, err := f.Dataset(ctx, "data/refs")
 	if err != nil {

@@ -123,6 +123,9 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 		return nil, fmt.Errorf("%s: %w: groups nested more than %d deep", path, driver.ErrFormat, maxDepth)
 	}
 	g := &driver.Group{Attrs: attrs(n.Attributes)}
+	if path == "/" {
+		specLoc(g.Attrs)
+	}
 	var names []string
 	var err error
 	switch {
@@ -210,6 +213,7 @@ func (t *tree) consolidated(root *zarrmeta.V3Node) (*driver.Group, error) {
 		return paths[i] < paths[j]
 	})
 	groups := map[string]*driver.Group{"": {Attrs: attrs(root.Attributes)}}
+	specLoc(groups[""].Attrs)
 	attrsOf := map[string]map[string]any{"": root.Attributes}
 	for _, p := range paths {
 		if strings.Count(p, "/") > maxDepth {
