@@ -201,10 +201,14 @@ func (l *indexLocator) read(ctx context.Context) (*openedIndex, error) {
 	if d.DType.Order == zarrmeta.BigEndian {
 		ix.order = binary.BigEndian
 	}
+	entries := 1
 	for i, g := range l.grid {
 		b := max(1, min(d.Chunks[i], g))
 		ix.block = append(ix.block, b)
 		ix.per = append(ix.per, (g+b-1)/b)
+		if entries *= b; entries > maxIndexEntries {
+			return nil, fmt.Errorf("%w: index chunks of %v entries: more than %d a block", driver.ErrFormat, d.Chunks[:len(l.grid)], maxIndexEntries)
+		}
 	}
 	if ix.data, err = l.t.env.Pool.Open(ctx, file); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package zarr3_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -251,6 +252,48 @@ func TestZarrshadowMalformed(t *testing.T) {
 			}
 		})
 	}
+	t.Run("index blocks too large", func(t *testing.T) {
+		// A grid of 10^7 × 3·10^4 chunks whose index is one block: refused
+		// before anything is allocated for it.
+		dir := copyShadow(t)
+		edit := func(file, old, new string) {
+			p := filepath.Join(dir, file)
+			b, err := os.ReadFile(p)
+			if err != nil || !strings.Contains(string(b), old) {
+				t.Fatalf("%s: %v, or no %s", file, err, old)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		edit("shadow.zindi/refs.json", `\"shape\":[1000,30]`, `\"shape\":[100000000,30000]`)
+		var m map[string]any
+		b, _ := os.ReadFile(filepath.Join(dir, meta))
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber() // the fill value, 2^64-1, is no float64
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		m["shape"] = []int{10000000, 30000, 2}
+		m["chunk_grid"] = map[string]any{"name": "regular", "configuration": map[string]any{"chunk_shape": []int{10000000, 30000, 2}}}
+		b, _ = json.Marshal(m)
+		if err := os.WriteFile(filepath.Join(dir, meta), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := h5.Open(ctx, filepath.Join(dir, "shadow.zindi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		d, err := f.Dataset(ctx, "acquisition/ts/data")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := selection.Parse("0:10, 0")
+		if _, err := d.Read(ctx, s); err == nil || !strings.Contains(err.Error(), "a block") {
+			t.Fatalf("got %v, want an error about the block size", err)
+		}
+	})
 	t.Run("entry past the file", func(t *testing.T) {
 		// An index entry pointing past the end of data.h5: the read fails.
 		dir := copyShadow(t)
