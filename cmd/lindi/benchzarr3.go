@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/binary"
@@ -47,11 +48,18 @@ const z3OpenTrips = 1
 var z3Cases = []struct {
 	name, sel string
 	zarrita   string // the selection's name in zarrita_bench.mjs
+	objects   int    // the chunks it touches: objects of their own in plain.zarr
 }{
-	{"full read", "...", "full"},
-	{"strided, one inner chunk a shard", "::1024, ::1024", "strided"},
-	{"a small box", "300:340, 700:760", "box"},
+	{"full read", "...", "full", 512},
+	{"strided, one inner chunk a shard", "::1024, ::1024", "strided", 8},
+	{"a small box", "300:340, 700:760", "box", 1},
 }
+
+// The layouts of the store: sharded with the index at the end or the start
+// of each shard, and not sharded (plain.zarr: each inner chunk an object of
+// its own, whose size only a request tells; a read of k of them costs
+// ceil(k/concurrency) rounds, each chunk read whole in one request).
+var z3Layouts = []string{"end", "start", "plain"}
 
 // zarritaScript times zarrita.js on the same store (-zarrita).
 //
@@ -63,7 +71,7 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency of every request")
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")
 	concurrency := fs.Int("concurrency", fetch.DefaultConcurrency, "requests in flight")
-	write := fs.String("write", "", "write the stores (end.zarr, start.zarr) into this directory, for other readers, and stop")
+	write := fs.String("write", "", "write the stores (end.zarr, start.zarr, plain.zarr) into this directory, for other readers, and stop")
 	zarrita := fs.String("zarrita", "", "a directory holding node_modules/zarrita (npm install zarrita@0.7.5): time zarrita.js on end.zarr over the same server too")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -73,8 +81,8 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 		return usagef("bench zarr3 takes only flags: -latency D -bandwidth MB/s -concurrency N -write DIR -zarrita DIR")
 	}
 	files := map[string][]byte{}
-	for _, start := range []bool{false, true} {
-		if err := z3Store(files, start); err != nil {
+	for _, layout := range z3Layouts {
+		if err := z3Store(files, layout); err != nil {
 			return err
 		}
 	}
@@ -105,19 +113,19 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 		z3Shape[0], z3Shape[1], z3Shard[0], z3Shard[1], z3Inner[0], z3Inner[1])
 	fmt.Fprintf(stdout, "latency %v, bandwidth %g MB/s per response, %d cores, concurrency %d, median of %d runs\n",
 		*latency, *bandwidth, runtime.GOMAXPROCS(0), *concurrency, benchRuns)
-	fmt.Fprintf(stdout, "floor = the same open and read at zero latency + its round trips: %d to open (every store driver's probe at once), the shard indexes (1, at the start or the end), the chunks\n\n", z3OpenTrips)
+	fmt.Fprintf(stdout, "floor = the same open and read at zero latency + its round trips: %d to open (every store driver's probe at once), the shard indexes (1, at the start or the end), the chunks (plain: one round per %d chunks, each read whole)\n\n", z3OpenTrips, *concurrency)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "read\tindex\trequests\tMB fetched\ttime\ttrips\tfloor\tvs floor\tCPU÷wall\t")
+	fmt.Fprintln(tw, "read\tlayout\trequests\tMB fetched\ttime\ttrips\tfloor\tvs floor\tCPU÷wall\t")
 	ours := map[string]time.Duration{} // the end.zarr times, for zarrita's
-	for _, start := range []bool{false, true} {
+	for _, where := range z3Layouts {
 		for _, c := range z3Cases {
 			sel, err := selection.Parse(c.sel)
 			if err != nil {
 				return err
 			}
-			where, trips := "end", z3OpenTrips+2
-			if start {
-				where = "start"
+			trips := z3OpenTrips + 2
+			if where == "plain" {
+				trips = z3OpenTrips + (c.objects+*concurrency-1) / *concurrency
 			}
 			op := benchOp{file: "/" + where + ".zarr", concurrency: *concurrency, run: func(ctx context.Context, f *h5.File) error {
 				d, err := f.Dataset(ctx, "data")
@@ -135,7 +143,7 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			floor := cpu.wall + time.Duration(trips)*(*latency)
-			if !start {
+			if where == "end" {
 				ours[c.zarrita] = got.wall
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%s\t%d\t%s\t%.2f×\t%.2f\t\n", c.name, where, got.requests, float64(got.bytes)/1e6,
@@ -181,12 +189,9 @@ func benchZarrita(ctx context.Context, stdout io.Writer, dir, url string, ours m
 
 // z3Store adds the benchmark store to files: under /end.zarr with the shard
 // indexes at the end of the shards, under /start.zarr at their start.
-func z3Store(files map[string][]byte, start bool) error {
-	root := "/end.zarr"
-	loc := "end"
-	if start {
-		root, loc = "/start.zarr", "start"
-	}
+func z3Store(files map[string][]byte, layout string) error {
+	root, loc := "/"+layout+".zarr", layout
+	start, plain := layout == "start", layout == "plain"
 	zc, err := codecs.Builtin().NewCodec([]byte(`{"id":"zstd","level":1}`))
 	if err != nil {
 		return err
@@ -220,6 +225,9 @@ func z3Store(files map[string][]byte, start bool) error {
 					if body, err = enc.Encode(body, raw, 2); err != nil {
 						return err
 					}
+					if plain {
+						files[fmt.Sprintf("%s/data/c/%d/%d", root, si*per[0]+ci, sj*per[1]+cj)] = bytes.Clone(body[before:])
+					}
 					index = binary.LittleEndian.AppendUint64(index, uint64(offset+before))
 					index = binary.LittleEndian.AppendUint64(index, uint64(len(body)-before))
 				}
@@ -229,7 +237,9 @@ func z3Store(files map[string][]byte, start bool) error {
 			if start {
 				shard = append(index, body...)
 			}
-			files[fmt.Sprintf("%s/data/c/%d/%d", root, si, sj)] = shard
+			if !plain {
+				files[fmt.Sprintf("%s/data/c/%d/%d", root, si, sj)] = shard
+			}
 		}
 	}
 	arr := map[string]any{
@@ -242,6 +252,10 @@ func z3Store(files map[string][]byte, start bool) error {
 			"index_codecs":   []any{map[string]any{"name": "bytes", "configuration": map[string]any{"endian": "little"}}, map[string]any{"name": "crc32c"}},
 			"index_location": loc,
 		}}},
+	}
+	if plain {
+		arr["chunk_grid"] = map[string]any{"name": "regular", "configuration": map[string]any{"chunk_shape": z3Inner}}
+		arr["codecs"] = []any{map[string]any{"name": "bytes", "configuration": map[string]any{"endian": "little"}}, map[string]any{"name": "zstd", "configuration": map[string]any{"level": 1}}}
 	}
 	rootDoc := map[string]any{"zarr_format": 3, "node_type": "group", "attributes": map[string]any{},
 		"consolidated_metadata": map[string]any{"kind": "inline", "must_understand": false, "metadata": map[string]any{"data": arr}}}

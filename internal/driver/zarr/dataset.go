@@ -128,6 +128,29 @@ type keyLocator struct {
 	t    *tree
 	key  string
 	meta *zarrmeta.ArrayMeta
+
+	mu  sync.Mutex
+	pre map[string][]byte // chunks of a remote store read whole by Prepare
+}
+
+// Prepare reads the chunks of a batch whose sizes only a request tells
+// (a Zarr store over HTTP) at once, whole when they are small, else only
+// their sizes (driver.Objects).
+func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
+	if l.t.dir || l.t.lindi != nil {
+		return
+	}
+	urls := make([]string, 0, len(coords))
+	for _, c := range coords {
+		v, err := l.t.st.Get(ctx, joinKey(l.key, l.meta.ChunkKey(c)))
+		if err == nil && !v.InMemory() && v.Len < 0 && v.Off == 0 {
+			urls = append(urls, v.URL)
+		}
+	}
+	got := driver.Objects(ctx, l.t.env, urls, int64(l.meta.ChunkBytes()))
+	l.mu.Lock()
+	l.pre = got // a read's batch at a time: another read's leftovers go
+	l.mu.Unlock()
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
@@ -140,6 +163,18 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 	}
 	if v.InMemory() {
 		return engine.Chunk{Data: v.Data}, nil
+	}
+	if v.Len < 0 && v.Off == 0 {
+		l.mu.Lock()
+		b, ok := l.pre[v.URL]
+		delete(l.pre, v.URL)
+		l.mu.Unlock()
+		switch {
+		case ok && b == nil:
+			return engine.Chunk{Missing: true}, nil // Prepare's 404
+		case ok:
+			return engine.Chunk{Data: b, Len: int64(len(b))}, nil
+		}
 	}
 	if l.t.dir && !store.IsURL(v.URL) && v.Len >= 0 {
 		// One file per chunk: open it for the read alone, so that a store

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lindigo/lindi/selection"
 )
 
 // zarrServer serves the store at dir over HTTP, files only (a directory is
@@ -174,4 +176,42 @@ func mapsKeys(m map[string]object) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestRemoteChunksWhole reads an array of a Zarr v2 store over HTTP: each
+// chunk, whose size only a request tells, is read whole in one request, a
+// batch's at once (engine.Preparer), never sized first.
+func TestRemoteChunksWhole(t *testing.T) {
+	dir, err := filepath.Abs("../../../testdata/conformance/fixture.zarr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serveStore(t, dir, true)
+	f := openH5(t, s.URL+storePath)
+	d, err := f.Dataset(ctx, "u2_3d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(s.requests())
+	if _, err := d.Read(ctx, selection.Selection{selection.Ellipsis()}); err != nil {
+		t.Fatal(err)
+	}
+	got := s.requests()[before:]
+	entries, err := os.ReadDir(filepath.Join(dir, "u2_3d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := 0
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			chunks++
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range got {
+		seen[p] = true
+	}
+	if chunks < 2 || len(got) != chunks || len(seen) != chunks {
+		t.Errorf("%d chunks read with %d requests (%d paths): %v", chunks, len(got), len(seen), got)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
@@ -243,7 +244,7 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		d.Chunks = []int{}
 	}
 	keys := chunkKeys{prefix: key, sep: a.Separator, v2: a.KeyEncoding == "v2", scalar: zeroD}
-	var loc engine.Locator = &keyLocator{t: t, keys: keys}
+	var loc engine.Locator = &keyLocator{t: t, keys: keys, expect: int64(dt.Size) * int64(product(readChunks))}
 	index, indexed := store.ChunkIndexRef{}, false
 	if t.refs != nil {
 		index, indexed = t.refs.ChunkIndexes()[key]
@@ -305,13 +306,55 @@ func (k chunkKeys) key(coords []int) string {
 
 // keyLocator finds unsharded chunks by key; an absent key is a missing chunk.
 type keyLocator struct {
-	t    *tree
-	keys chunkKeys
+	t      *tree
+	keys   chunkKeys
+	expect int64 // a chunk's decoded size: about its stored size, at most
+
+	mu  sync.Mutex
+	pre map[string][]byte // chunks of a remote store read whole by Prepare
+}
+
+// Prepare reads the chunks of a remote store the batch needs at once (see
+// driver.Objects): whole when they are small, else only their sizes.
+func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
+	if l.t.dir || l.t.refs != nil {
+		return
+	}
+	urls := make([]string, 0, len(coords))
+	for _, c := range coords {
+		if v, err := l.t.st.Get(ctx, l.keys.key(c)); err == nil && !v.InMemory() {
+			urls = append(urls, v.URL)
+		}
+	}
+	got := driver.Objects(ctx, l.t.env, urls, l.expect)
+	l.mu.Lock()
+	l.pre = got // a read's batch at a time: another read's leftovers go
+	l.mu.Unlock()
+}
+
+// prepared takes the bytes Prepare read for the object at url.
+func (l *keyLocator) prepared(url string) (b []byte, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b, ok = l.pre[url]; ok {
+		delete(l.pre, url)
+	}
+	return b, ok
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
 	if l.t.refs != nil {
 		return l.t.refChunk(ctx, l.keys.key(coords))
+	}
+	if !l.t.dir {
+		if v, err := l.t.st.Get(ctx, l.keys.key(coords)); err == nil {
+			if b, ok := l.prepared(v.URL); ok {
+				if b == nil {
+					return engine.Chunk{Missing: true}, nil // Prepare's 404
+				}
+				return engine.Chunk{Data: b, Len: int64(len(b))}, nil
+			}
+		}
 	}
 	src, size, err := l.t.object(ctx, l.keys.key(coords), true)
 	if err != nil || src == nil {
@@ -353,4 +396,13 @@ func (t *tree) object(ctx context.Context, key string, withSize bool) (source.So
 		return nil, 0, err
 	}
 	return src, size, nil
+}
+
+// product is the number of elements of a shape.
+func product(shape []int) int {
+	n := 1
+	for _, x := range shape {
+		n *= x
+	}
+	return n
 }

@@ -304,13 +304,13 @@ func (l *indexLocator) readBlock(ctx context.Context, ix *openedIndex, b *indexB
 // keyLocator asks for the size first, a round trip more. It is for the
 // chunks of index arrays, one at a time; a read of many large chunks would
 // hold them all until they are decoded.
-type wholeLocator struct{ *keyLocator }
+type wholeLocator struct{ kl *keyLocator }
 
 // maxIndexChunk bounds an encoded index chunk.
 const maxIndexChunk = maxIndexEntries * 16
 
 func (l *wholeLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	src, _, err := l.t.object(ctx, l.keys.key(coords), false)
+	src, _, err := l.kl.t.object(ctx, l.kl.keys.key(coords), false)
 	if err != nil || src == nil {
 		return engine.Chunk{Missing: src == nil && err == nil}, err
 	}

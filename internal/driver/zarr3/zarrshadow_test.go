@@ -356,3 +356,34 @@ func FuzzChunkIndex(f *testing.F) {
 		d.Read(ctx, s)
 	})
 }
+
+// TestRemoteChunksWhole reads an unsharded array over HTTP: each chunk,
+// whose size only a request tells, is read whole in one request, the
+// batch's at once (engine.Preparer), with no probe of its size first.
+func TestRemoteChunksWhole(t *testing.T) {
+	s := &logServer{h: http.FileServer(http.Dir(fixtures))}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	f, err := h5.Open(ctx, srv.URL+"/fixture.zarr3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "dtypes/int32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.take()
+	if _, err := d.Read(ctx, selection.Selection{selection.Ellipsis()}); err != nil {
+		t.Fatal(err)
+	}
+	chunks, _ := filepath.Glob(filepath.Join(fixtures, "fixture.zarr3/dtypes/int32/c/*/*/*"))
+	got := s.take()
+	counts := map[string]int{}
+	for _, p := range got {
+		counts[p]++
+	}
+	if len(chunks) < 2 || len(got) != len(chunks) || len(counts) != len(chunks) {
+		t.Errorf("%d chunks read with %d requests (%d paths), want one each", len(chunks), len(got), len(counts))
+	}
+}

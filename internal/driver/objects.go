@@ -1,0 +1,113 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lindigo/lindi/io/source"
+)
+
+// A chunk of a Zarr store over HTTP is an object of its own whose size only
+// a request tells: located one at a time, each costs a round trip for its
+// size before the one for its bytes, 32 locates at a time (a read of 512
+// chunks took 28 round trips). Objects reads the objects of a batch of
+// chunks at once instead: whole, in one request each, when the batch's
+// bytes are few enough to hold until they are decoded; else only their
+// sizes, which the pool's sources then know, so that the fetcher reads the
+// bytes in its own round.
+
+// ObjectRequests bounds the requests Objects makes at once: the fetcher's
+// default concurrency.
+const ObjectRequests = 64
+
+// ObjectBudget bounds the bytes a batch of chunks may take to be read
+// whole by Objects (as the chunks' expected sizes estimate them).
+const ObjectBudget = 64 << 20
+
+// wholeFirst is how much of an object of unknown size the first request
+// asks for: an object that ends before it is read in that one request.
+const wholeFirst = 1 << 20
+
+// Objects prepares the locates of the objects named by urls (the chunks of
+// one batch, each expected to hold about expect bytes): it returns the
+// bytes of each object read whole, or, when the batch would take more than
+// ObjectBudget, nil after learning every object's size. An object that is
+// not there (404) is in the map as nil; one whose request failed is left
+// out, for its locate to read again and report.
+func Objects(ctx context.Context, env *Env, urls []string, expect int64) map[string][]byte {
+	if len(urls) == 0 {
+		return nil
+	}
+	whole := expect >= 0 && expect <= ObjectBudget/int64(len(urls))
+	var mu sync.Mutex
+	got := map[string][]byte{}
+	var g errgroup.Group
+	g.SetLimit(ObjectRequests)
+	seen := make(map[string]bool, len(urls))
+	for _, u := range urls {
+		if seen[u] {
+			continue
+		}
+		seen[u] = true
+		g.Go(func() error {
+			src, err := env.Pool.Open(ctx, u)
+			if err != nil {
+				return nil
+			}
+			if !whole {
+				src.Size(ctx) // the source keeps it
+				return nil
+			}
+			b, err := readWhole(ctx, src, env.MetadataLimit())
+			switch {
+			case NotFound(err):
+				b = nil
+			case err != nil:
+				return nil
+			}
+			mu.Lock()
+			got[u] = b
+			mu.Unlock()
+			return nil
+		})
+	}
+	g.Wait()
+	if !whole {
+		return nil
+	}
+	return got
+}
+
+// readWhole reads the object src of unknown size, of at most limit bytes:
+// one request when it is shorter than wholeFirst.
+func readWhole(ctx context.Context, src source.Source, limit int64) ([]byte, error) {
+	buf := make([]byte, min(wholeFirst, limit+1))
+	n, err := src.ReadAt(ctx, buf, 0)
+	switch {
+	case errors.Is(err, io.EOF):
+		return buf[:n], nil
+	case err != nil:
+		return nil, err
+	}
+	size, err := src.Size(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if size > limit {
+		return nil, fmt.Errorf("%s: %w: %d bytes, more than the limit of %d", src.Name(), ErrFormat, size, limit)
+	}
+	all := make([]byte, size)
+	copy(all, buf[:n])
+	if m, err := src.ReadAt(ctx, all[n:], int64(n)); m != len(all)-n {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("%s: %w", src.Name(), err)
+	}
+	return all, nil
+}
