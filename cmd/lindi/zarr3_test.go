@@ -101,8 +101,25 @@ func TestBenchZarr3(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{"full read", "strided, one inner chunk a shard", "a small box"} {
-		if strings.Count(out, want) != 2 {
-			t.Errorf("no two %q rows:\n%s", want, out)
+		if strings.Count(out, want) != len(z3Layouts) {
+			t.Errorf("not %d %q rows:\n%s", len(z3Layouts), want, out)
+		}
+	}
+}
+
+// TestBenchZarrshadow runs the chunk-index benchmark at 1 ms: the store
+// opens and both reads check out (every value is checked by the bench).
+func TestBenchZarrshadow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 16 MB file and a 2-million-chunk index")
+	}
+	code, out, stderr := lindi("bench", "zarrshadow", "-latency", "1ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"local open:", "in one index block", "across 2 index blocks", "the read alone"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
 		}
 	}
 }
