@@ -107,15 +107,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	// The floor of each read: the same read with no latency.
-	fast, err := newBenchServer(files, netsim.Config{Bandwidth: int64(*bandwidth * 1e6)})
+	fast, slow, err := newBenchServers(files, *latency, *bandwidth)
 	if err != nil {
 		return err
 	}
 	defer fast.close()
-	slow, err := newBenchServer(files, netsim.Config{Latency: *latency, Bandwidth: int64(*bandwidth * 1e6)})
-	if err != nil {
-		return err
-	}
 	defer slow.close()
 
 	fmt.Fprintf(stdout, "latency %v, bandwidth %g MB/s per response, %d cores, concurrency %d, median of %d runs\n",
@@ -184,6 +180,20 @@ func newBenchServer(files map[string][]byte, cfg netsim.Config) (*benchServer, e
 }
 
 func (s *benchServer) close() { s.srv.Close() }
+
+// newBenchServers serves files twice, each response at bandwidth MB/s (0:
+// unlimited): fast with no latency (the floor of a read: the same read at
+// zero latency), slow with latency before every response.
+func newBenchServers(files map[string][]byte, latency time.Duration, bandwidth float64) (fast, slow *benchServer, err error) {
+	if fast, err = newBenchServer(files, netsim.Config{Bandwidth: int64(bandwidth * 1e6)}); err != nil {
+		return nil, nil, err
+	}
+	if slow, err = newBenchServer(files, netsim.Config{Latency: latency, Bandwidth: int64(bandwidth * 1e6)}); err != nil {
+		fast.close()
+		return nil, nil, err
+	}
+	return fast, slow, nil
+}
 
 // benchOp is an operation on a freshly opened benchmark file.
 type benchOp struct {

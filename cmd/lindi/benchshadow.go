@@ -20,7 +20,6 @@ import (
 	"github.com/lindigo/lindi/codecs/blosc"
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/io/fetch"
-	"github.com/lindigo/lindi/io/netsim"
 	"github.com/lindigo/lindi/selection"
 )
 
@@ -117,15 +116,11 @@ func cmdBenchZarrshadow(ctx context.Context, args []string, stdout io.Writer) er
 	fmt.Fprintf(stdout, "local open: %s, reading refs.json (%.3f MB) and %.3f MB more (none of the index)\n\n",
 		round(local[len(local)/2]), float64(len(files["/big.zindi/refs.json"]))/1e6, float64(localRead)/1e6)
 
-	fast, err := newBenchServer(files, netsim.Config{Bandwidth: int64(*bandwidth * 1e6)})
+	fast, slow, err := newBenchServers(files, *latency, *bandwidth)
 	if err != nil {
 		return err
 	}
 	defer fast.close()
-	slow, err := newBenchServer(files, netsim.Config{Latency: *latency, Bandwidth: int64(*bandwidth * 1e6)})
-	if err != nil {
-		return err
-	}
 	defer slow.close()
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "remote\trequests\tMB fetched\ttime\tat zero latency\ttrips\t")

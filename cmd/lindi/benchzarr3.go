@@ -22,7 +22,6 @@ import (
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/io/fetch"
-	"github.com/lindigo/lindi/io/netsim"
 	"github.com/lindigo/lindi/selection"
 )
 
@@ -99,15 +98,11 @@ func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "wrote %d files to %s\n", len(files), *write)
 		return nil
 	}
-	fast, err := newBenchServer(files, netsim.Config{Bandwidth: int64(*bandwidth * 1e6)})
+	fast, slow, err := newBenchServers(files, *latency, *bandwidth)
 	if err != nil {
 		return err
 	}
 	defer fast.close()
-	slow, err := newBenchServer(files, netsim.Config{Latency: *latency, Bandwidth: int64(*bandwidth * 1e6)})
-	if err != nil {
-		return err
-	}
 	defer slow.close()
 	fmt.Fprintf(stdout, "Zarr v3, %d×%d int16 in shards of %d×%d, inner chunks %d×%d (64 a shard), zstd, consolidated metadata\n",
 		z3Shape[0], z3Shape[1], z3Shard[0], z3Shard[1], z3Inner[0], z3Inner[1])

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/io/source"
 )
 
@@ -63,7 +64,7 @@ func Objects(ctx context.Context, env *Env, urls []string, expect int64) map[str
 				src.Size(ctx) // the source keeps it
 				return nil
 			}
-			b, err := readWhole(ctx, src, env.MetadataLimit())
+			b, err := ReadRemote(ctx, src, 0, wholeFirst, env.MetadataLimit())
 			switch {
 			case NotFound(err):
 				b = nil
@@ -83,31 +84,67 @@ func Objects(ctx context.Context, env *Env, urls []string, expect int64) map[str
 	return got
 }
 
-// readWhole reads the object src of unknown size, of at most limit bytes:
-// one request when it is shorter than wholeFirst.
-func readWhole(ctx context.Context, src source.Source, limit int64) ([]byte, error) {
-	buf := make([]byte, min(wholeFirst, limit+1))
-	n, err := src.ReadAt(ctx, buf, 0)
+// ReadRemote reads the remote object src from off to its end, of at most
+// limit bytes, its size unknown: the first request asks for first bytes, and
+// an object that ends before them is read in that one request; the answer
+// tells the size of a longer one, whose rest a second request reads.
+func ReadRemote(ctx context.Context, src source.Source, off, first, limit int64) ([]byte, error) {
+	buf := make([]byte, min(first, limit+1))
+	got, err := src.ReadAt(ctx, buf, off)
 	switch {
 	case errors.Is(err, io.EOF):
-		return buf[:n], nil
+		return buf[:got], nil
 	case err != nil:
 		return nil, err
 	}
-	size, err := src.Size(ctx)
+	size, err := src.Size(ctx) // known from the answer: no request
 	if err != nil {
 		return nil, err
 	}
-	if size > limit {
-		return nil, fmt.Errorf("%s: %w: %d bytes, more than the limit of %d", src.Name(), ErrFormat, size, limit)
+	n := size - off
+	if n > limit {
+		return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", src.Name(), ErrFormat, n, limit)
 	}
-	all := make([]byte, size)
-	copy(all, buf[:n])
-	if m, err := src.ReadAt(ctx, all[n:], int64(n)); m != len(all)-n {
+	all := make([]byte, n)
+	copy(all, buf)
+	if rest, err := src.ReadAt(ctx, all[got:], off+int64(got)); rest != len(all)-got {
 		if err == nil || errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, fmt.Errorf("%s: %w", src.Name(), err)
+		return nil, fmt.Errorf("%s: %d bytes at %d: %w", src.Name(), n, off, err)
 	}
 	return all, nil
+}
+
+// Prepared holds the objects a locator's Prepare read whole for the
+// locates of its batch (Objects). A locator shared by concurrent reads
+// keeps the last batch's: another read's locates then read their objects
+// themselves.
+type Prepared struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+// Read reads the objects at urls as Objects does and keeps them.
+func (p *Prepared) Read(ctx context.Context, env *Env, urls []string, expect int64) {
+	got := Objects(ctx, env, urls, expect)
+	p.mu.Lock()
+	p.m = got
+	p.mu.Unlock()
+}
+
+// Take returns the chunk read for the object at url, once; ok is false
+// when none was.
+func (p *Prepared) Take(url string) (c engine.Chunk, ok bool) {
+	p.mu.Lock()
+	b, ok := p.m[url]
+	delete(p.m, url)
+	p.mu.Unlock()
+	switch {
+	case !ok:
+		return engine.Chunk{}, false
+	case b == nil:
+		return engine.Chunk{Missing: true}, true // a 404
+	}
+	return engine.Chunk{Data: b, Len: int64(len(b))}, true
 }

@@ -201,19 +201,13 @@ type tailResult struct {
 // (one request over HTTP), sharing it with concurrent callers asking for
 // the same length, and keeps the answer as the range it turned out to be.
 func (c *Cache) ReadTail(ctx context.Context, p []byte) (int, int64, error) {
-	size, ok := knownSize(c.src)
-	tr, tail := c.src.(TailReader)
-	if !ok && !tail {
-		var err error
-		if size, err = c.src.Size(ctx); err != nil {
-			return 0, -1, err
-		}
-		ok = true
-	}
-	if ok {
+	size, tr, err := tailOf(ctx, c.src)
+	switch {
+	case err != nil:
+		return 0, -1, err
+	case tr == nil:
 		return readTailAt(ctx, c, p, size)
-	}
-	if len(p) == 0 {
+	case len(p) == 0:
 		return tr.ReadTail(ctx, p)
 	}
 	key := c.src.Name() + "\x00tail+" + strconv.Itoa(len(p))

@@ -282,19 +282,13 @@ func (c *DiskCached) knownSize() (int64, bool) { return knownSize(c.src) }
 // (one request over HTTP) and stores the answer as the range it turned out
 // to be, under the validator that answer told (no request more).
 func (c *DiskCached) ReadTail(ctx context.Context, p []byte) (int, int64, error) {
-	size, ok := knownSize(c.src)
-	tr, tail := c.src.(TailReader)
-	if !ok && !tail {
-		var err error
-		if size, err = c.src.Size(ctx); err != nil {
-			return 0, -1, err
-		}
-		ok = true
-	}
-	if ok {
+	size, tr, err := tailOf(ctx, c.src)
+	switch {
+	case err != nil:
+		return 0, -1, err
+	case tr == nil:
 		return readTailAt(ctx, c, p, size)
-	}
-	if len(p) == 0 {
+	case len(p) == 0:
 		return tr.ReadTail(ctx, p)
 	}
 	c.stats.misses.Add(1)

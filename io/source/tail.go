@@ -218,3 +218,17 @@ func (h *HTTP) tailExchange(ctx context.Context, target string, t *tailRead, pro
 	}
 	return 0, h.failed(resp)
 }
+
+// tailOf tells a decorator of src how to read its tail: at size through the
+// decorator's own ReadAt (tr nil: src knows its size, or tells it without
+// a tail read of its own), or through tr, src's ReadTail, which learns it.
+func tailOf(ctx context.Context, src Source) (size int64, tr TailReader, err error) {
+	if size, ok := knownSize(src); ok {
+		return size, nil, nil
+	}
+	if tr, ok := src.(TailReader); ok {
+		return -1, tr, nil
+	}
+	size, err = src.Size(ctx)
+	return size, nil, err
+}

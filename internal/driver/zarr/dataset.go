@@ -129,8 +129,7 @@ type keyLocator struct {
 	key  string
 	meta *zarrmeta.ArrayMeta
 
-	mu  sync.Mutex
-	pre map[string][]byte // chunks of a remote store read whole by Prepare
+	pre driver.Prepared // chunks of a remote store read whole by Prepare
 }
 
 // Prepare reads the chunks of a batch whose sizes only a request tells
@@ -147,10 +146,7 @@ func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
 			urls = append(urls, v.URL)
 		}
 	}
-	got := driver.Objects(ctx, l.t.env, urls, int64(l.meta.ChunkBytes()))
-	l.mu.Lock()
-	l.pre = got // a read's batch at a time: another read's leftovers go
-	l.mu.Unlock()
+	l.pre.Read(ctx, l.t.env, urls, int64(l.meta.ChunkBytes()))
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
@@ -165,15 +161,8 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 		return engine.Chunk{Data: v.Data}, nil
 	}
 	if v.Len < 0 && v.Off == 0 {
-		l.mu.Lock()
-		b, ok := l.pre[v.URL]
-		delete(l.pre, v.URL)
-		l.mu.Unlock()
-		switch {
-		case ok && b == nil:
-			return engine.Chunk{Missing: true}, nil // Prepare's 404
-		case ok:
-			return engine.Chunk{Data: b, Len: int64(len(b))}, nil
+		if c, ok := l.pre.Take(v.URL); ok {
+			return c, nil
 		}
 	}
 	if l.t.dir && !store.IsURL(v.URL) && v.Len >= 0 {

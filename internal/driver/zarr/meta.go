@@ -36,7 +36,7 @@ func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) (
 // one of unknown length in one request when it is short.
 func readSource(ctx context.Context, env *driver.Env, src source.Source, off, n int64, remote bool) ([]byte, error) {
 	if n < 0 && remote {
-		return readRemote(ctx, src, off, env.MetadataLimit())
+		return driver.ReadRemote(ctx, src, off, firstRead, env.MetadataLimit())
 	}
 	if n < 0 {
 		size, err := src.Size(ctx)
@@ -64,37 +64,6 @@ func readSource(ctx context.Context, env *driver.Env, src source.Source, off, n 
 // with no request to learn its size first, and the answer to that GET tells
 // the size of a longer one, read in a second.
 const firstRead = 8 << 20
-
-// readRemote reads the remote document src from off to its end, of at most
-// limit bytes.
-func readRemote(ctx context.Context, src source.Source, off, limit int64) ([]byte, error) {
-	buf := make([]byte, firstRead)
-	got, err := src.ReadAt(ctx, buf, off)
-	switch {
-	case errors.Is(err, io.EOF):
-		return buf[:got], nil
-	case err != nil:
-		return nil, err
-	}
-	size, err := src.Size(ctx) // known from the answer: no request
-	if err != nil {
-		return nil, err
-	}
-	n := size - off
-	if n > limit {
-		return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", src.Name(), driver.ErrFormat, n, limit)
-	}
-	all := make([]byte, n)
-	copy(all, buf)
-	rest, err := src.ReadAt(ctx, all[firstRead:], off+firstRead)
-	if rest == len(all)-firstRead {
-		return all, nil
-	}
-	if err == nil || errors.Is(err, io.EOF) {
-		err = fmt.Errorf("%s: %d bytes at %d: %w", src.Name(), n, off, io.ErrUnexpectedEOF)
-	}
-	return nil, err
-}
 
 // notFound reports whether err says that a key, file or URL does not exist.
 func notFound(err error) bool {

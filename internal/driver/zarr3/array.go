@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
@@ -310,8 +309,7 @@ type keyLocator struct {
 	keys   chunkKeys
 	expect int64 // a chunk's decoded size: about its stored size, at most
 
-	mu  sync.Mutex
-	pre map[string][]byte // chunks of a remote store read whole by Prepare
+	pre driver.Prepared // chunks of a remote store read whole by Prepare
 }
 
 // Prepare reads the chunks of a remote store the batch needs at once (see
@@ -326,20 +324,7 @@ func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
 			urls = append(urls, v.URL)
 		}
 	}
-	got := driver.Objects(ctx, l.t.env, urls, l.expect)
-	l.mu.Lock()
-	l.pre = got // a read's batch at a time: another read's leftovers go
-	l.mu.Unlock()
-}
-
-// prepared takes the bytes Prepare read for the object at url.
-func (l *keyLocator) prepared(url string) (b []byte, ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if b, ok = l.pre[url]; ok {
-		delete(l.pre, url)
-	}
-	return b, ok
+	l.pre.Read(ctx, l.t.env, urls, l.expect)
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
@@ -348,11 +333,8 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 	}
 	if !l.t.dir {
 		if v, err := l.t.st.Get(ctx, l.keys.key(coords)); err == nil {
-			if b, ok := l.prepared(v.URL); ok {
-				if b == nil {
-					return engine.Chunk{Missing: true}, nil // Prepare's 404
-				}
-				return engine.Chunk{Data: b, Len: int64(len(b))}, nil
+			if c, ok := l.pre.Take(v.URL); ok {
+				return c, nil
 			}
 		}
 	}

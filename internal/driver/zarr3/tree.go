@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -72,33 +71,7 @@ const firstRead = 1 << 20
 
 // readAll reads the whole remote object src, of at most limit bytes.
 func readAll(ctx context.Context, src source.Source, limit int64) ([]byte, error) {
-	buf := make([]byte, firstRead)
-	got, err := src.ReadAt(ctx, buf, 0)
-	switch {
-	case errors.Is(err, io.EOF):
-		return buf[:got], nil
-	case err != nil:
-		return nil, err
-	}
-	size, err := src.Size(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if size > limit {
-		return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", src.Name(), driver.ErrFormat, size, limit)
-	}
-	all := make([]byte, size)
-	copy(all, buf)
-	if size > firstRead {
-		n, err := src.ReadAt(ctx, all[firstRead:], firstRead)
-		if n != len(all)-firstRead {
-			if err == nil || errors.Is(err, io.EOF) {
-				err = fmt.Errorf("%s: %w", src.Name(), io.ErrUnexpectedEOF)
-			}
-			return nil, err
-		}
-	}
-	return all, nil
+	return driver.ReadRemote(ctx, src, 0, firstRead, limit)
 }
 
 // node reads and parses the zarr.json at key ("" for the root).

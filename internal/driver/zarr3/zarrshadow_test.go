@@ -212,6 +212,26 @@ func copyShadow(t *testing.T) string {
 	return dst
 }
 
+// readShadowErr opens the shadow.zindi of dir and reads sel of its indexed
+// array: the error of the first step that fails, nil if none does.
+func readShadowErr(dir, sel string) error {
+	f, err := h5.Open(ctx, filepath.Join(dir, "shadow.zindi"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "acquisition/ts/data")
+	if err != nil {
+		return err
+	}
+	s, err := selection.Parse(sel)
+	if err != nil {
+		return err
+	}
+	_, err = d.Read(ctx, s)
+	return err
+}
+
 // TestZarrshadowMalformed checks that a broken chunk index fails the read
 // that needs it with an error naming what is wrong, never reading as fill.
 func TestZarrshadowMalformed(t *testing.T) {
@@ -238,16 +258,7 @@ func TestZarrshadowMalformed(t *testing.T) {
 			if err := os.WriteFile(p, []byte(strings.Replace(string(b), tc.old, tc.new, 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			f, err := h5.Open(ctx, filepath.Join(dir, "shadow.zindi"))
-			if err == nil {
-				defer f.Close()
-				var d *h5.Dataset
-				if d, err = f.Dataset(ctx, "acquisition/ts/data"); err == nil {
-					s, _ := selection.Parse("0:10, 0")
-					_, err = d.Read(ctx, s)
-				}
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
+			if err := readShadowErr(dir, "0:10, 0"); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an error saying %q", err, tc.want)
 			}
 		})
@@ -280,17 +291,7 @@ func TestZarrshadowMalformed(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, meta), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, err := h5.Open(ctx, filepath.Join(dir, "shadow.zindi"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		d, err := f.Dataset(ctx, "acquisition/ts/data")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, _ := selection.Parse("0:10, 0")
-		if _, err := d.Read(ctx, s); err == nil || !strings.Contains(err.Error(), "a block") {
+		if err := readShadowErr(dir, "0:10, 0"); err == nil || !strings.Contains(err.Error(), "a block") {
 			t.Fatalf("got %v, want an error about the block size", err)
 		}
 	})
@@ -300,17 +301,7 @@ func TestZarrshadowMalformed(t *testing.T) {
 		if err := os.Truncate(filepath.Join(dir, "data.h5"), 4096); err != nil {
 			t.Fatal(err)
 		}
-		f, err := h5.Open(ctx, filepath.Join(dir, "shadow.zindi"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		d, err := f.Dataset(ctx, "acquisition/ts/data")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, _ := selection.Parse("800:850, 29")
-		if _, err := d.Read(ctx, s); err == nil || !strings.Contains(err.Error(), "data.h5") {
+		if err := readShadowErr(dir, "800:850, 29"); err == nil || !strings.Contains(err.Error(), "data.h5") {
 			t.Fatalf("got %v, want an error naming data.h5", err)
 		}
 	})
