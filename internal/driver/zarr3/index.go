@@ -327,6 +327,15 @@ func (l *wholeLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, 
 // Prepare reads the index blocks the chunks at coords need, all at once
 // (after the index array's metadata, on first use).
 func (l *indexLocator) Prepare(ctx context.Context, coords [][]int) {
+	indexed := coords[:0:0]
+	for _, c := range coords {
+		if !l.keyed(l.keys.key(c)) {
+			indexed = append(indexed, c)
+		}
+	}
+	if len(indexed) == 0 {
+		return // all listed by key: the index is not needed
+	}
 	ix, err := l.open(ctx)
 	if err != nil {
 		return // the locates try again and report it
@@ -334,10 +343,7 @@ func (l *indexLocator) Prepare(ctx context.Context, coords [][]int) {
 	seen := map[int]bool{}
 	var g errgroup.Group
 	g.SetLimit(prepareRequests)
-	for _, c := range coords {
-		if l.keyed(l.keys.key(c)) {
-			continue
-		}
+	for _, c := range indexed {
 		id := 0
 		for i, x := range c {
 			id = id*ix.per[i] + x/ix.block[i]
