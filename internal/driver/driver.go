@@ -450,3 +450,19 @@ func NotFound(err error) bool {
 	var he *source.HTTPError
 	return errors.Is(err, fs.ErrNotExist) || errors.As(err, &he) && he.Status == http.StatusNotFound
 }
+
+// JoinPath joins an HDF5-style path ("/" for the root) and a member name.
+func JoinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// JoinKey joins a store key ("" for the root) and a name.
+func JoinKey(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}

@@ -67,7 +67,7 @@ func (b *builder) link(hg *hdf5.Group, path string, l hdf5.Link) driver.Link {
 	}
 	name := l.Name
 	load := func(ctx context.Context) (driver.Node, error) {
-		return b.member(ctx, hg, name, joinPath(path, name))
+		return b.member(ctx, hg, name, driver.JoinPath(path, name))
 	}
 	return driver.Link{Name: name, Node: driver.NewPending(load)}
 }
@@ -224,13 +224,6 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 	st.describe(d)
 	d.Storage = st
 	return d, nil
-}
-
-func joinPath(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
 }
 
 func regionRef(r hdf5.RegionRef) driver.RegionRef {

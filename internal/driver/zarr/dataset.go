@@ -141,7 +141,7 @@ func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
 	}
 	urls := make([]string, 0, len(coords))
 	for _, c := range coords {
-		v, err := l.t.st.Get(ctx, joinKey(l.key, l.meta.ChunkKey(c)))
+		v, err := l.t.st.Get(ctx, driver.JoinKey(l.key, l.meta.ChunkKey(c)))
 		if err == nil && !v.InMemory() && v.Len < 0 && v.Off == 0 {
 			urls = append(urls, v.URL)
 		}
@@ -150,7 +150,7 @@ func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	v, err := l.t.st.Get(ctx, joinKey(l.key, l.meta.ChunkKey(coords)))
+	v, err := l.t.st.Get(ctx, driver.JoinKey(l.key, l.meta.ChunkKey(coords)))
 	if errors.Is(err, store.ErrNotFound) {
 		return engine.Chunk{Missing: true}, nil
 	}

@@ -62,7 +62,7 @@ func keyOf(path string) string { return strings.TrimPrefix(path, "/") }
 // exists reports whether a node (group, dataset or soft link) is at key.
 func (e *editor) exists(key string) bool {
 	for _, f := range []string{".zgroup", ".zarray", ".zattrs"} {
-		if _, ok := e.st.Ref(joinKey(key, f)); ok {
+		if _, ok := e.st.Ref(driver.JoinKey(key, f)); ok {
 			return true
 		}
 	}
@@ -81,7 +81,7 @@ func (e *editor) checkNew(path string) (string, error) {
 	}
 	parent, _ := splitPath(key)
 	if parent != "" {
-		if _, ok := e.st.Ref(joinKey(parent, ".zgroup")); !ok {
+		if _, ok := e.st.Ref(driver.JoinKey(parent, ".zgroup")); !ok {
 			return "", fmt.Errorf("%s: parent group /%s: %w", path, parent, fs.ErrNotExist)
 		}
 		if e.isLink(parent) {
@@ -114,7 +114,7 @@ func (e *editor) CreateGroup(ctx context.Context, path string) (*driver.Group, e
 	if err != nil {
 		return nil, err
 	}
-	e.st.Set(joinKey(key, ".zgroup"), json.RawMessage(`{"zarr_format":2}`))
+	e.st.Set(driver.JoinKey(key, ".zgroup"), json.RawMessage(`{"zarr_format":2}`))
 	e.dirty = true
 	return &driver.Group{Attrs: map[string]any{}}, nil
 }
@@ -141,9 +141,9 @@ func (e *editor) CreateDataset(ctx context.Context, path string, spec *driver.Da
 	if d.Err != nil {
 		return nil, d.Err
 	}
-	e.st.Set(joinKey(key, ".zarray"), zarray)
+	e.st.Set(driver.JoinKey(key, ".zarray"), zarray)
 	if len(zattrs) > 2 {
-		e.st.Set(joinKey(key, ".zattrs"), zattrs)
+		e.st.Set(driver.JoinKey(key, ".zattrs"), zattrs)
 	}
 	delete(e.metas, key)
 	e.dirty = true
@@ -215,7 +215,7 @@ func (e *editor) attrsOf(path string) (string, map[string]json.RawMessage, error
 	if !e.exists(key) && key != "" {
 		return "", nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
 	}
-	raw, ok := e.st.Ref(joinKey(key, ".zattrs"))
+	raw, ok := e.st.Ref(driver.JoinKey(key, ".zattrs"))
 	if !ok {
 		return key, map[string]json.RawMessage{}, nil
 	}
@@ -238,7 +238,7 @@ func (e *editor) putAttrs(key string, m map[string]json.RawMessage) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	e.st.Set(joinKey(key, ".zattrs"), b)
+	e.st.Set(driver.JoinKey(key, ".zattrs"), b)
 	e.dirty = true
 	return attrs, nil
 }
@@ -376,8 +376,8 @@ func (e *editor) SoftLink(ctx context.Context, path, target string) error {
 		return err
 	}
 	// As Python lindi: an empty group carrying the link.
-	e.st.Set(joinKey(key, ".zgroup"), json.RawMessage(`{"zarr_format":2}`))
-	e.st.Set(joinKey(key, ".zattrs"), link)
+	e.st.Set(driver.JoinKey(key, ".zgroup"), json.RawMessage(`{"zarr_format":2}`))
+	e.st.Set(driver.JoinKey(key, ".zattrs"), link)
 	e.dirty = true
 	return nil
 }
@@ -432,7 +432,7 @@ func (e *editor) Import(ctx context.Context, path string, doc []byte, from strin
 		if !ok {
 			continue
 		}
-		e.st.Set(joinKey(key, rest), v)
+		e.st.Set(driver.JoinKey(key, rest), v)
 		n++
 	}
 	if n == 0 {
@@ -462,7 +462,7 @@ func (e *editor) meta(key string) (*zarrmeta.ArrayMeta, error) {
 	if m, ok := e.metas[key]; ok {
 		return m, nil
 	}
-	raw, ok := e.st.Ref(joinKey(key, ".zarray"))
+	raw, ok := e.st.Ref(driver.JoinKey(key, ".zarray"))
 	if !ok {
 		return nil, fmt.Errorf("/%s is not a dataset", key)
 	}
@@ -505,7 +505,7 @@ func (e *editor) chunkKey(path string, coords []int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return joinKey(key, m.ChunkKey(coords)), nil
+	return driver.JoinKey(key, m.ChunkKey(coords)), nil
 }
 
 func (e *editor) set(key string, ref json.RawMessage) {
@@ -519,7 +519,7 @@ func (e *editor) Resize(ctx context.Context, path string, shape []int) (*driver.
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	key := keyOf(path)
-	raw, ok := e.st.Ref(joinKey(key, ".zarray"))
+	raw, ok := e.st.Ref(driver.JoinKey(key, ".zarray"))
 	if !ok {
 		return nil, fmt.Errorf("%s is not a dataset", path)
 	}
@@ -556,8 +556,8 @@ func (e *editor) Resize(ctx context.Context, path string, shape []int) (*driver.
 		return nil, d.Err
 	}
 	// Chunks that now lie outside the grid are dropped, as zarr does.
-	for _, k := range e.st.Keys(joinKey(key, "")) {
-		coords, ok := chunkCoords(k[len(joinKey(key, "")):], old)
+	for _, k := range e.st.Keys(driver.JoinKey(key, "")) {
+		coords, ok := chunkCoords(k[len(driver.JoinKey(key, "")):], old)
 		if !ok {
 			continue
 		}
@@ -568,7 +568,7 @@ func (e *editor) Resize(ctx context.Context, path string, shape []int) (*driver.
 			}
 		}
 	}
-	e.st.Set(joinKey(key, ".zarray"), zarray)
+	e.st.Set(driver.JoinKey(key, ".zarray"), zarray)
 	delete(e.metas, key)
 	e.dirty = true
 	return d, nil
@@ -605,7 +605,7 @@ func (e *editor) Unlink(ctx context.Context, path string) (*driver.Dataset, erro
 	if _, err := e.putAttrs(key, m); err != nil {
 		return nil, err
 	}
-	zarray, ok := e.st.Ref(joinKey(key, ".zarray"))
+	zarray, ok := e.st.Ref(driver.JoinKey(key, ".zarray"))
 	if !ok {
 		return nil, fmt.Errorf("%s is not a dataset", path)
 	}

@@ -96,7 +96,7 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 // child reads the member name of the group at key: a dataset, a group or a
 // soft link. A member with no metadata at all is store.ErrNotFound.
 func (t *tree) child(ctx context.Context, key, path, name string, depth int) (driver.Link, error) {
-	childKey, childPath := joinKey(key, name), joinPath(path, name)
+	childKey, childPath := driver.JoinKey(key, name), driver.JoinPath(path, name)
 	ca, err := t.zattrs(ctx, childKey)
 	if err != nil {
 		return driver.Link{}, err
@@ -134,7 +134,7 @@ func (t *tree) Find(ctx context.Context, path, name string) (driver.Link, bool, 
 
 // zattrs reads the .zattrs of key; a node without one has no attributes.
 func (t *tree) zattrs(ctx context.Context, key string) (zarrmeta.Attrs, error) {
-	b, err := t.meta(ctx, joinKey(key, ".zattrs"))
+	b, err := t.meta(ctx, driver.JoinKey(key, ".zattrs"))
 	if errors.Is(err, store.ErrNotFound) {
 		return zarrmeta.Attrs{}, nil
 	}
@@ -170,18 +170,4 @@ func (t *tree) metaBytes(ctx context.Context, key string) ([]byte, error) {
 		return v.Data, nil
 	}
 	return readMeta(ctx, t.env, v.URL, v.Off, v.Len)
-}
-
-func joinKey(dir, name string) string {
-	if dir == "" {
-		return name
-	}
-	return dir + "/" + name
-}
-
-func joinPath(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
 }

@@ -159,7 +159,7 @@ func (t *tree) refNames(ctx context.Context, key string) ([]string, error) {
 	}
 	names := make([]string, 0, len(all))
 	for _, n := range all {
-		if _, ok := t.refs.Ref(joinKey(joinKey(key, n), metaName)); ok {
+		if _, ok := t.refs.Ref(driver.JoinKey(driver.JoinKey(key, n), metaName)); ok {
 			names = append(names, n)
 		}
 	}

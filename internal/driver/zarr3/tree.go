@@ -76,7 +76,7 @@ func readAll(ctx context.Context, src source.Source, limit int64) ([]byte, error
 
 // node reads and parses the zarr.json at key ("" for the root).
 func (t *tree) node(ctx context.Context, key string) (*zarrmeta.V3Node, error) {
-	mk := joinKey(key, metaName)
+	mk := driver.JoinKey(key, metaName)
 	b, err := t.meta(ctx, mk)
 	if err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func (t *tree) list(key string) ([]string, error) {
 
 // child reads the member name of the group at key.
 func (t *tree) child(ctx context.Context, key, path, name string, depth int) (driver.Link, error) {
-	ck, cp := joinKey(key, name), joinPath(path, name)
+	ck, cp := driver.JoinKey(key, name), driver.JoinPath(path, name)
 	n, err := t.node(ctx, ck)
 	if err != nil {
 		return driver.Link{}, err
@@ -230,18 +230,4 @@ func checkName(p string) error {
 		}
 	}
 	return nil
-}
-
-func joinKey(dir, name string) string {
-	if dir == "" {
-		return name
-	}
-	return dir + "/" + name
-}
-
-func joinPath(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
 }
