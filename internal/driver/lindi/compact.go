@@ -118,7 +118,7 @@ func compactTar(ctx context.Context, src, dst string) error {
 	}
 	slices.SortFunc(blobs, func(a, b record) int { return int(a.d - b.d) })
 	recs, old, index := tarLayout(doc, blobs)
-	tmp, w, err := createTemp(dst)
+	tmp, w, err := driver.CreateTemp(dst, 0o644)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func compactTar(ctx context.Context, src, dst string) error {
 	if err := os.Rename(tmp, dst); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(dst))
+	return driver.SyncDir(filepath.Dir(dst))
 }
 
 // tarLayout places the members of a compacted tar: the entry, the index,
@@ -225,7 +225,7 @@ func compactDir(ctx context.Context, src, dst string) error {
 	if src == dst {
 		return pruneBlobs(src, names)
 	}
-	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-"+randomName())
+	tmp := driver.TempName(dst)
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return err
 	}
@@ -249,7 +249,7 @@ func compactDir(ctx context.Context, src, dst string) error {
 		}
 	}
 	for d := range dirs {
-		if err := syncDir(d); err != nil {
+		if err := driver.SyncDir(d); err != nil {
 			return err
 		}
 	}
@@ -257,7 +257,7 @@ func compactDir(ctx context.Context, src, dst string) error {
 		return err
 	}
 	ok = true
-	return syncDir(filepath.Dir(dst))
+	return driver.SyncDir(filepath.Dir(dst))
 }
 
 // copyFile copies the file from to the new file to, with its directories,
@@ -319,5 +319,5 @@ func pruneBlobs(root string, live []string) error {
 	for i := len(dirs) - 1; i > 0; i-- { // deepest first; blobs/ itself stays
 		os.Remove(dirs[i]) // fails, as it should, on a directory still holding files
 	}
-	return syncDir(root)
+	return driver.SyncDir(root)
 }

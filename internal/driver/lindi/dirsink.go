@@ -310,7 +310,7 @@ func (s *dirSink) committed() {
 // replaceDoc is the commit's writes.
 func (s *dirSink) replaceDoc(doc []byte) error {
 	for d := range s.dirs {
-		if err := syncDir(d); err != nil {
+		if err := driver.SyncDir(d); err != nil {
 			return err
 		}
 	}
@@ -318,46 +318,18 @@ func (s *dirSink) replaceDoc(doc []byte) error {
 	return s.replaceFile(filepath.Join(s.root, jsonName), doc)
 }
 
-// replaceFile replaces the file path by one holding data, atomically and
-// durably: a temporary file beside it is written, synced, and renamed over
-// path, and the directory synced. The new file keeps the old one's
-// permissions.
+// replaceFile replaces the file path by one holding data (driver.ReplaceFile),
+// its stages named as the tar's commit names its own.
 func replaceFile(path string, data []byte) error {
-	tmp, f, err := createTemp(path)
-	if err != nil {
-		return err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.Remove(tmp)
+	return driver.ReplaceFile(path, data, func(stage string) {
+		switch stage {
+		case "written":
+			stage = "doc"
+		case "renamed":
+			stage = "entry"
 		}
-	}()
-	if st, err := os.Stat(path); err == nil {
-		f.Chmod(st.Mode().Perm())
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		at("doc")
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	at("synced")
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	at("entry")
-	if err := syncDir(filepath.Dir(path)); err != nil {
-		return err
-	}
-	at("done")
-	return nil
+		at(stage)
+	})
 }
 
 // Close releases the directory and its lock; blob files written since the

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sync"
 
@@ -82,12 +81,3 @@ func rangeKeys(doc []byte) (keys []string, gen bool, err error) {
 
 // sameLength spells a number as long as each non-finite token.
 var sameLength = map[string]string{"NaN": "0e0", "Infinity": "0.000000", "-Infinity": "-0.000000"}
-
-// randomName is ten random letters, as Python lindi names its trash.
-func randomName() string {
-	b := make([]byte, 10)
-	for i := range b {
-		b[i] = 'a' + byte(rand.IntN(26))
-	}
-	return string(b)
-}

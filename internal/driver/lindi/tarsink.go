@@ -88,9 +88,9 @@ func prettyEmpty() []byte {
 // under a temporary name, then linked to path, which must not exist, and
 // its directory synced.
 func createWhole(path string, data []byte) (*os.File, error) {
-	tmp, f, err := createTemp(path)
+	tmp, f, err := driver.CreateTemp(path, 0o644)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lindi: create %s: %w", path, err)
 	}
 	defer os.Remove(tmp)
 	fail := func(err error) (*os.File, error) {
@@ -113,40 +113,10 @@ func createWhole(path string, data []byte) (*os.File, error) {
 		}
 		return fail(err)
 	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := driver.SyncDir(filepath.Dir(path)); err != nil {
 		return fail(err)
 	}
 	return f, nil
-}
-
-// createTemp creates a new file beside path for writing, named
-// ".<base>.tmp-<random>" so that a reader never takes it for a container.
-func createTemp(path string) (string, *os.File, error) {
-	for range 100 {
-		tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+randomName())
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", nil, fmt.Errorf("lindi: create %s: %w", path, err)
-		}
-		return tmp, f, nil
-	}
-	return "", nil, fmt.Errorf("lindi: create %s: no free temporary name", path)
-}
-
-// syncDir makes the entries of the directory path durable.
-func syncDir(path string) error {
-	d, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // OpenSink opens the tar at name, ours or Python lindi's, for amending. A

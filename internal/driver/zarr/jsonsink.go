@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,7 +143,7 @@ func (s *jsonSink) Commit(ctx context.Context, doc []byte) error {
 	if bytes.Equal(doc, s.doc) {
 		return nil
 	}
-	if err := replaceJSON(s.path, doc); err != nil {
+	if err := driver.ReplaceFile(s.path, doc, jsonAt); err != nil {
 		return fmt.Errorf("zarr: %s: commit: %w; the file holds its last committed document", s.path, err)
 	}
 	s.doc = doc
@@ -165,39 +164,9 @@ func (s *jsonSink) Close() error {
 	return nil
 }
 
-// writeTemp writes data to a new temporary file beside path, named
-// ".<base>.tmp-<random>", and syncs it.
-func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
-	for range 100 {
-		tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+fmt.Sprintf("%010d", rand.Int64N(1e10)))
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		_, err = f.Write(data)
-		if err == nil {
-			jsonAt("written")
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(tmp)
-			return "", err
-		}
-		jsonAt("synced")
-		return tmp, nil
-	}
-	return "", fmt.Errorf("%s: no free temporary name", path)
-}
-
 // createJSON makes the file path, which must not exist, holding data.
 func createJSON(path string, data []byte) error {
-	tmp, err := writeTemp(path, data, 0o644)
+	tmp, err := driver.WriteTemp(path, data, 0o644, jsonAt)
 	if err != nil {
 		return fmt.Errorf("zarr: create %s: %w", path, err)
 	}
@@ -209,44 +178,8 @@ func createJSON(path string, data []byte) error {
 		}
 		return fmt.Errorf("zarr: create %s: %w", path, err)
 	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := driver.SyncDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("zarr: create %s: %w", path, err)
 	}
 	return nil
-}
-
-// replaceJSON replaces the file path by one holding data, keeping its
-// permissions.
-func replaceJSON(path string, data []byte) error {
-	perm := fs.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		perm = st.Mode().Perm()
-	}
-	tmp, err := writeTemp(path, data, perm)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	jsonAt("renamed")
-	if err := syncDir(filepath.Dir(path)); err != nil {
-		return err
-	}
-	jsonAt("done")
-	return nil
-}
-
-// syncDir makes the entries of the directory path durable.
-func syncDir(path string) error {
-	d, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
