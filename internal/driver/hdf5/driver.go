@@ -9,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 func init() { driver.Register(hdf5Driver{}) }
@@ -106,17 +109,65 @@ func open(ctx context.Context, env *driver.Env, name string, head []byte) (*hdf5
 // read, so that the first page is the sniffing read (hdf5.WithPrefix).
 const remotePage = driver.HeadSize
 
-// External opens the dataset name of the HDF5 file at url (a LINDI
-// _EXTERNAL_ARRAY_LINK), to be shown at path.
-func External(ctx context.Context, env *driver.Env, url, name, path string) (*driver.Dataset, error) {
-	hf, err := open(ctx, env, url, nil)
+// ExternalLink is the storage of a LINDI _EXTERNAL_ARRAY_LINK dataset
+// (which the unified Zarr v3 convention keeps): its data is a dataset of an
+// HDF5 file, opened on first use. A failure (a cancelled context, say) is
+// not kept: the next read tries again.
+type ExternalLink struct {
+	env  *driver.Env
+	link zarrmeta.ExternalArrayLink
+	path string
+	// resolve turns the link's url into the file's path or URL; nil where
+	// the link cannot be resolved (outside a LINDI file).
+	resolve func(string) (string, error)
+
+	mu sync.Mutex
+	st *driver.Stored
+}
+
+// NewExternalLink returns the storage of the dataset at path whose data is
+// link's, its url resolved by resolve.
+func NewExternalLink(env *driver.Env, link zarrmeta.ExternalArrayLink, path string, resolve func(string) (string, error)) *ExternalLink {
+	return &ExternalLink{env: env, link: link, path: path, resolve: resolve}
+}
+
+// Stored opens the linked dataset, once.
+func (e *ExternalLink) Stored(ctx context.Context) (*driver.Stored, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.st != nil {
+		return e.st, nil
+	}
+	const attr = zarrmeta.AttrExternalArrayLink
+	if e.link.LinkType != "hdf5_dataset" {
+		return nil, fmt.Errorf("%w: %s of type %q", driver.ErrFormat, attr, e.link.LinkType)
+	}
+	if e.resolve == nil {
+		return nil, fmt.Errorf("%w: %s outside a LINDI file", driver.ErrFormat, attr)
+	}
+	url, err := e.resolve(e.link.URL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s url %q: %v", driver.ErrFormat, attr, e.link.URL, err)
+	}
+	hf, err := open(ctx, e.env, url, nil)
+	var d *driver.Dataset
+	if err == nil {
+		var hd *hdf5.Dataset
+		if hd, err = hf.Dataset(ctx, e.link.Name); err == nil {
+			b := &builder{env: e.env, hf: hf}
+			d, err = b.dataset(ctx, hd, e.path, false)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, source.Redact(url), err)
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	st, err := d.Storage.Stored(ctx)
 	if err != nil {
 		return nil, err
 	}
-	hd, err := hf.Dataset(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	b := &builder{env: env, hf: hf}
-	return b.dataset(ctx, hd, path, false)
+	e.st = st
+	return st, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/driver/hdf5"
@@ -91,7 +90,11 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		items = t.textItems(d, pipe.IDs())
 	}
 	if ext, ok := za.ExternalArrayLink(); ok {
-		d.Storage = &external{t: t, path: path, link: ext}
+		var resolve func(string) (string, error)
+		if t.lindi != nil {
+			resolve = t.lindi.Resolve
+		}
+		d.Storage = hdf5.NewExternalLink(t.env, ext, path, resolve)
 		return d, nil
 	}
 	if t.hdmf() && shapeBug(meta, compound) {
@@ -186,53 +189,6 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 		n = size - v.Off
 	}
 	return engine.Chunk{Src: src, Off: v.Off, Len: n}, nil
-}
-
-// external reads a LINDI _EXTERNAL_ARRAY_LINK dataset from its HDF5 file,
-// opened on first use.
-type external struct {
-	t    *tree
-	path string
-	link zarrmeta.ExternalArrayLink
-
-	mu sync.Mutex
-	st *driver.Stored
-}
-
-func (e *external) Stored(ctx context.Context) (*driver.Stored, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.st != nil {
-		return e.st, nil
-	}
-	// A failure (a cancelled context, say) is not remembered: the next read tries again.
-	st, err := e.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	e.st = st
-	return st, nil
-}
-
-func (e *external) open(ctx context.Context) (*driver.Stored, error) {
-	if e.link.LinkType != "hdf5_dataset" {
-		return nil, fmt.Errorf("%w: _EXTERNAL_ARRAY_LINK of type %q", driver.ErrFormat, e.link.LinkType)
-	}
-	if e.t.lindi == nil {
-		return nil, fmt.Errorf("%w: _EXTERNAL_ARRAY_LINK outside a LINDI file", driver.ErrFormat)
-	}
-	url, err := e.t.lindi.Resolve(e.link.URL)
-	if err != nil {
-		return nil, err
-	}
-	d, err := hdf5.External(ctx, e.t.env, url, e.link.Name, e.path)
-	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, source.Redact(url), err)
-	}
-	if d.Err != nil {
-		return nil, d.Err
-	}
-	return d.Storage.Stored(ctx)
 }
 
 // shapeOf reads the shape of a .zarray that does not parse as a whole, for

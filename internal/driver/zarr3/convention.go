@@ -9,11 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/lindigo/lindi/internal/driver"
-	"github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/zarrmeta"
 )
@@ -331,39 +329,3 @@ func fieldValue(b []byte, dt zarrmeta.DType) (any, error) {
 // attrExternal is LINDI's _EXTERNAL_ARRAY_LINK, which the convention keeps:
 // the array has no chunks of its own, its data is a dataset of an HDF5 file.
 const attrExternal = zarrmeta.AttrExternalArrayLink
-
-// external reads an _EXTERNAL_ARRAY_LINK dataset from its HDF5 file, opened
-// on first use; a failure is not kept.
-type external struct {
-	t    *tree
-	path string
-	link zarrmeta.ExternalArrayLink
-
-	mu sync.Mutex
-	st *driver.Stored
-}
-
-func (e *external) Stored(ctx context.Context) (*driver.Stored, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.st != nil {
-		return e.st, nil
-	}
-	file, err := e.t.resolve(e.link.URL)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s url %q: %v", driver.ErrFormat, attrExternal, e.link.URL, err)
-	}
-	d, err := hdf5.External(ctx, e.t.env, file, e.link.Name, e.path)
-	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, source.Redact(file), err)
-	}
-	if d.Err != nil {
-		return nil, d.Err
-	}
-	st, err := d.Storage.Stored(ctx)
-	if err != nil {
-		return nil, err
-	}
-	e.st = st
-	return st, nil
-}
