@@ -152,7 +152,16 @@ func (p *Pipeline) limits(buf []int, size int) []int {
 
 // run passes src through the stages, the last appending to dst.
 func (p *Pipeline) run(dst, src []byte, limits []int) ([]byte, error) {
-	if len(p.stages) == 0 {
+	return chain(dst, src, len(p.stages), func(i int, out, in []byte) ([]byte, error) {
+		return p.stages[i].Decode(out, in, limits[i])
+	})
+}
+
+// chain passes src through n stages, step(i, out, in) appending the output
+// of stage i to out: the last to dst, the others to two pooled scratch
+// buffers in turn.
+func chain(dst, src []byte, n int, step func(i int, out, in []byte) ([]byte, error)) ([]byte, error) {
+	if n == 0 {
 		return append(dst, src...), nil
 	}
 	var bufs [2]*[]byte
@@ -165,24 +174,22 @@ func (p *Pipeline) run(dst, src []byte, limits []int) ([]byte, error) {
 		}
 	}()
 	in := src
-	last := len(p.stages) - 1
-	for i, c := range p.stages {
-		if i == last {
-			return c.Decode(dst, in, limits[i])
-		}
+	for i := range n - 1 {
 		b := bufs[i%2]
 		if b == nil {
 			b = scratch.Get().(*[]byte)
 			bufs[i%2] = b
 		}
-		out, err := c.Decode((*b)[:0], in, limits[i])
-		*b = out
+		out, err := step(i, (*b)[:0], in)
+		if out != nil {
+			*b = out // keep what the stage grew
+		}
 		if err != nil {
 			return dst, err
 		}
 		in = out
 	}
-	return dst, nil
+	return step(n-1, dst, in)
 }
 
 // DecodeObjects decodes src through the byte stages and then the object

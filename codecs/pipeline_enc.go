@@ -48,47 +48,18 @@ func (p *Pipeline) EncodeObjects(items []any, shape []int) ([]byte, error) {
 // encodeBytes runs the byte stages in encode order (the reverse of
 // p.stages); first is the index in p.ids of the first of them.
 func (p *Pipeline) encodeBytes(dst, src []byte, itemSize, first int) ([]byte, error) {
-	n := len(p.encoders)
-	if n == 0 {
-		return append(dst, src...), nil
-	}
 	for i, e := range p.encoders {
 		if e == nil {
 			return dst, p.noEncoder(first + i)
 		}
 	}
-	var bufs [2]*[]byte
-	defer func() {
-		for _, b := range bufs {
-			if b != nil && cap(*b) <= maxPooledScratch {
-				*b = (*b)[:0]
-				scratch.Put(b)
-			}
-		}
-	}()
-	in := src
-	for i, e := range p.encoders {
-		if i == n-1 {
-			start := len(dst)
-			out, err := e.Encode(dst, in, itemSize)
-			if err != nil {
-				return dst[:start], err
-			}
-			return out, nil
-		}
-		b := bufs[i%2]
-		if b == nil {
-			b = scratch.Get().(*[]byte)
-			bufs[i%2] = b
-		}
-		out, err := e.Encode((*b)[:0], in, itemSize)
+	return chain(dst, src, len(p.encoders), func(i int, out, in []byte) ([]byte, error) {
+		got, err := p.encoders[i].Encode(out, in, itemSize)
 		if err != nil {
-			return dst, err
+			return out, err // out as it was: dst[:len(dst)] for the last
 		}
-		*b = out
-		in = out
-	}
-	return dst, nil
+		return got, nil
+	})
 }
 
 // noEncoder reports that the stage at config index i cannot encode.
