@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -220,17 +219,7 @@ func (s *dirSink) freeName(name string) string {
 		_, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(n)))
 		return !errors.Is(err, fs.ErrNotExist)
 	}
-	if !taken(name) {
-		return name
-	}
-	// Names are only ever added while the sink is open, so the search
-	// resumes where the last one for name stopped.
-	for v := max(2, s.nextV[name]); ; v++ {
-		if n := name + ".v" + strconv.Itoa(v); !taken(n) {
-			s.nextV[name] = v + 1
-			return n
-		}
-	}
+	return versionName(name, s.nextV, taken)
 }
 
 // writeFile creates the file p, with its directories, holding data, and

@@ -421,14 +421,19 @@ func (s *tarSink) freeName(name string) string {
 		_, p := s.names[n]
 		return c || p
 	}
+	return versionName(name, s.nextV, taken)
+}
+
+// versionName returns name when it is not taken, else its first version
+// name.vN that is not. Names are only ever added while a sink is open, so
+// the search resumes where the last one for name stopped (next).
+func versionName(name string, next map[string]int, taken func(string) bool) string {
 	if !taken(name) {
 		return name
 	}
-	// Names are only ever added while the sink is open, so the search
-	// resumes where the last one for name stopped.
-	for v := max(2, s.nextV[name]); ; v++ {
+	for v := max(2, next[name]); ; v++ {
 		if n := name + ".v" + strconv.Itoa(v); !taken(n) {
-			s.nextV[name] = v + 1
+			next[name] = v + 1
 			return n
 		}
 	}
