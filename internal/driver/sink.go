@@ -103,7 +103,6 @@ const EmptyDocument = `{"refs":{".zgroup":{"zarr_format":2}}}`
 // OpenZarr3Refs reads the tree of st, a reference document whose root is a
 // Zarr v3 node (zarr.json): zarrshadow's reference files, with their chunk
 // indexes. The LINDI drivers read the document (a .json file, a container's
-// lindi.json) and hand it over when its root says Zarr v3; fileChunks is as
-// for a LINDI tree (the refs name many small local files). It is set by the
+// lindi.json) and hand it over when its root says Zarr v3. It is set by the
 // Zarr v3 driver from its init function.
-var OpenZarr3Refs func(ctx context.Context, env *Env, st *store.LINDI, fileChunks bool) (*Group, error)
+var OpenZarr3Refs func(ctx context.Context, env *Env, st *store.LINDI) (*Group, error)

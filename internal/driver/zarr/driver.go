@@ -82,7 +82,7 @@ func OpenLINDI(ctx context.Context, env *driver.Env, st *store.LINDI, fileChunks
 		if driver.OpenZarr3Refs == nil {
 			return nil, fmt.Errorf("%s: %w: a Zarr v3 reference document, and no Zarr v3 driver is linked in", st.Name(), driver.ErrFormat)
 		}
-		return driver.OpenZarr3Refs(ctx, env, st, fileChunks)
+		return driver.OpenZarr3Refs(ctx, env, st)
 	case st.ChunkIndexes() != nil:
 		return nil, fmt.Errorf("%s: %w: \"indexes\" in a document whose root is not a Zarr v3 group (no zarr.json)", st.Name(), driver.ErrFormat)
 	}

@@ -329,17 +329,18 @@ func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
 }
 
 func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
+	key := l.keys.key(coords)
 	if l.t.refs != nil {
-		return l.t.refChunk(ctx, l.keys.key(coords))
+		return l.t.refChunk(ctx, key)
 	}
 	if !l.t.dir {
-		if v, err := l.t.st.Get(ctx, l.keys.key(coords)); err == nil {
+		if v, err := l.t.st.Get(ctx, key); err == nil {
 			if c, ok := l.pre.Take(v.URL); ok {
 				return c, nil
 			}
 		}
 	}
-	src, size, err := l.t.object(ctx, l.keys.key(coords), true)
+	src, size, err := l.t.object(ctx, key, true)
 	if err != nil || src == nil {
 		return engine.Chunk{Missing: src == nil && err == nil}, err
 	}

@@ -69,56 +69,53 @@ func (zarr3Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, err
 
 func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	t := &tree{env: env}
+	// The root's zarr.json, and zarrshadow's refs.json (a reference store
+	// whose directory has no zarr.json): in a directory the second is read
+	// only when the first is absent; over HTTP both are asked for at once,
+	// in one round trip, unless the URL names a Zarr store (….zarr).
 	var doc []byte
 	var err error
+	var refs func() (*store.LINDI, error)
 	if in.Dir {
 		var opts []store.DirOption
 		if env.FollowOutside {
 			opts = append(opts, store.FollowOutside())
 		}
-		st, err := store.OpenDir(in.Name, opts...)
-		if err != nil {
-			return nil, err
+		st, serr := store.OpenDir(in.Name, opts...)
+		if serr != nil {
+			return nil, serr
 		}
 		t.st, t.dir, t.root = st, true, st.Name()
 		doc, err = t.meta(ctx, metaName)
-		if errors.Is(err, store.ErrNotFound) {
-			// zarrshadow's directory: refs.json and its chunk indexes.
-			refs, rerr := readRefsDir(env, in.Name)
-			if rerr == nil {
-				return openRefs(ctx, env, refs, false)
-			}
-			if !errors.Is(rerr, store.ErrNotFound) {
-				return nil, rerr
-			}
-		}
+		refs = func() (*store.LINDI, error) { return readRefsDir(env, in.Name) }
 	} else {
 		base := strings.TrimRight(in.Name, "/")
 		base = strings.TrimSuffix(base, "/"+metaName)
 		base = strings.TrimSuffix(base, "/"+refsName)
-		st, err := store.NewRemote(base, nil)
-		if err != nil {
-			return nil, err
+		st, serr := store.NewRemote(base, nil)
+		if serr != nil {
+			return nil, serr
 		}
 		t.st, t.root = st, base
-		// A URL may be a store or zarrshadow's directory: its zarr.json and
-		// refs.json are asked for at once, in one round trip. One named
-		// as a Zarr store (….zarr) is not asked for refs.json.
-		var refs *store.LINDI
-		rerr := fmt.Errorf("%w: a .zarr store", store.ErrNotFound)
-		var wg sync.WaitGroup
 		if !in.StoreURL() {
-			wg.Go(func() { refs, rerr = readRefsURL(ctx, env, base) })
+			var r *store.LINDI
+			var rerr error
+			var wg sync.WaitGroup
+			wg.Go(func() { r, rerr = readRefsURL(ctx, env, base) })
+			doc, err = t.meta(ctx, metaName)
+			wg.Wait()
+			refs = func() (*store.LINDI, error) { return r, rerr }
+		} else {
+			doc, err = t.meta(ctx, metaName)
 		}
-		doc, err = t.meta(ctx, metaName)
-		wg.Wait()
-		if errors.Is(err, store.ErrNotFound) {
-			if rerr == nil {
-				return openRefs(ctx, env, refs, false)
-			}
-			if !errors.Is(rerr, store.ErrNotFound) {
-				return nil, rerr
-			}
+	}
+	if errors.Is(err, store.ErrNotFound) && refs != nil {
+		r, rerr := refs()
+		if rerr == nil {
+			return openRefs(ctx, env, r)
+		}
+		if !errors.Is(rerr, store.ErrNotFound) {
+			return nil, rerr
 		}
 	}
 	if errors.Is(err, store.ErrNotFound) {

@@ -191,13 +191,9 @@ func (l *indexLocator) read(ctx context.Context) (*openedIndex, error) {
 	if !ok || fixed.Items != nil {
 		return nil, fmt.Errorf("%w: an index array is stored in its own chunks", driver.ErrFormat)
 	}
+	// An index chunk of a remote store is read whole in one request, not
+	// sized first: its key locator is an engine.Preparer (driver.Objects).
 	ix := &openedIndex{arr: fixed.Array, order: binary.LittleEndian}
-	if kl, ok := fixed.Array.Locator.(*keyLocator); ok && !sub.dir {
-		// An index chunk is read whole in one request, not sized first.
-		arr := *fixed.Array
-		arr.Locator = &wholeLocator{kl}
-		ix.arr = &arr
-	}
 	if d.DType.Order == zarrmeta.BigEndian {
 		ix.order = binary.BigEndian
 	}
@@ -297,31 +293,6 @@ func (l *indexLocator) readBlock(ctx context.Context, ix *openedIndex, b *indexB
 		out[i] = ix.order.Uint64(raw[8*i:])
 	}
 	return out, nil
-}
-
-// wholeLocator reads each chunk of a remote store whole in one request, its
-// size unknown until it ends (readAll), and hands the engine its bytes: a
-// keyLocator asks for the size first, a round trip more. It is for the
-// chunks of index arrays, one at a time; a read of many large chunks would
-// hold them all until they are decoded.
-type wholeLocator struct{ kl *keyLocator }
-
-// maxIndexChunk bounds an encoded index chunk.
-const maxIndexChunk = maxIndexEntries * 16
-
-func (l *wholeLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	src, _, err := l.kl.t.object(ctx, l.kl.keys.key(coords), false)
-	if err != nil || src == nil {
-		return engine.Chunk{Missing: src == nil && err == nil}, err
-	}
-	b, err := readAll(ctx, src, maxIndexChunk)
-	if driver.NotFound(err) {
-		return engine.Chunk{Missing: true}, nil // an index chunk all missing is not written
-	}
-	if err != nil {
-		return engine.Chunk{}, err
-	}
-	return engine.Chunk{Data: b, Len: int64(len(b))}, nil
 }
 
 // Prepare reads the index blocks the chunks at coords need, all at once

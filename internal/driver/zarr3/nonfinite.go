@@ -10,10 +10,9 @@ import "math"
 // prefix, and holds only in a node whose zarr_conventions attribute lists
 // its registration (by uuid).
 const (
-	attrConventions   = "zarr_conventions"
-	nonFiniteUUID     = "2adc9aac-d676-4e93-8feb-903b6ae9e08a"
-	nonFiniteStrip    = "_str_"
-	maxNonFiniteDepth = 64
+	attrConventions = "zarr_conventions"
+	nonFiniteUUID   = "2adc9aac-d676-4e93-8feb-903b6ae9e08a"
+	nonFiniteStrip  = "_str_"
 )
 
 // decodeNonFinite returns the attributes m stand for: m itself unless it
@@ -40,7 +39,7 @@ func decodeNonFinite(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		if k != attrConventions {
-			out[k] = nonFinite(v, 0)
+			out[k] = nonFinite(v)
 		}
 	}
 	if len(others) > 0 {
@@ -49,11 +48,9 @@ func decodeNonFinite(m map[string]any) map[string]any {
 	return out
 }
 
-// nonFinite decodes one value of a node registering the convention.
-func nonFinite(v any, depth int) any {
-	if depth > maxNonFiniteDepth {
-		return v // zarrmeta.DecodeJSON bounds nesting well below this
-	}
+// nonFinite decodes one value of a node registering the convention (its
+// nesting bounded by zarrmeta.DecodeJSON's).
+func nonFinite(v any) any {
 	switch v := v.(type) {
 	case string:
 		rest := v
@@ -79,13 +76,13 @@ func nonFinite(v any, depth int) any {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = nonFinite(x, depth+1)
+			out[i] = nonFinite(x)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[k] = nonFinite(x, depth+1)
+			out[k] = nonFinite(x)
 		}
 		return out
 	}

@@ -28,9 +28,8 @@ const refsName = "refs.json"
 
 // openRefs reads the tree of a parsed reference document whose root is a
 // Zarr v3 node.
-func openRefs(ctx context.Context, env *driver.Env, st *store.LINDI, fileChunks bool) (*driver.Group, error) {
+func openRefs(ctx context.Context, env *driver.Env, st *store.LINDI) (*driver.Group, error) {
 	t := &tree{env: env, st: st, refs: st, root: st.Name()}
-	_ = fileChunks // the pool keeps a .lindi.d's blob files open as any other
 	doc, err := t.meta(ctx, metaName)
 	if err != nil {
 		return nil, err
