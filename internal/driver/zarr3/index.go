@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
@@ -44,11 +43,8 @@ type indexLocator struct {
 	grid []int // the array's chunk grid
 	name string
 
-	mu     sync.Mutex
-	opened *openedIndex // nil until opened; a failed open is retried
-	flight chan struct{}
-	blocks map[int]*indexBlock
-	tick   int // for the least recently used block
+	opened onceCache[struct{}, *openedIndex]
+	blocks onceCache[int, *indexBlock] // at most maxIndexBlocks kept
 }
 
 // openedIndex is an index array ready to be read.
@@ -60,13 +56,10 @@ type openedIndex struct {
 	data  source.Source
 }
 
-// indexBlock is one index chunk's entries, read once.
+// indexBlock is one index chunk's entries.
 type indexBlock struct {
-	done    chan struct{}
 	lo, hi  []int    // the grid box it covers
 	entries []uint64 // (offset, nbytes) pairs, C order over the box
-	err     error
-	used    int
 }
 
 func newIndexLocator(t *tree, keys chunkKeys, ref store.ChunkIndexRef, shape, chunks []int, name string) *indexLocator {
@@ -74,7 +67,9 @@ func newIndexLocator(t *tree, keys chunkKeys, ref store.ChunkIndexRef, shape, ch
 	for i := range shape {
 		grid[i] = (shape[i] + chunks[i] - 1) / chunks[i]
 	}
-	return &indexLocator{t: t, keys: keys, ref: ref, grid: grid, name: name, blocks: map[int]*indexBlock{}}
+	l := &indexLocator{t: t, keys: keys, ref: ref, grid: grid, name: name}
+	l.blocks.max = maxIndexBlocks
+	return l
 }
 
 func (l *indexLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
@@ -113,38 +108,13 @@ func (l *indexLocator) keyed(key string) bool {
 	return ok
 }
 
-// open reads the index array's metadata and opens the data file, once;
-// concurrent callers wait for the one reading.
+// open reads the index array's metadata and opens the data file, once.
 func (l *indexLocator) open(ctx context.Context) (*openedIndex, error) {
-	for {
-		l.mu.Lock()
-		if l.opened != nil {
-			ix := l.opened
-			l.mu.Unlock()
-			return ix, nil
-		}
-		if wait := l.flight; wait != nil {
-			l.mu.Unlock()
-			select {
-			case <-wait:
-				continue
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		done := make(chan struct{})
-		l.flight = done
-		l.mu.Unlock()
-		ix, err := l.read(ctx)
-		l.mu.Lock()
-		l.opened, l.flight = ix, nil
-		l.mu.Unlock()
-		close(done)
-		if err != nil {
-			return nil, fmt.Errorf("chunk index %s of %s: %w", l.ref.Index, l.name, err)
-		}
-		return ix, nil
+	ix, err := l.opened.get(ctx, struct{}{}, func() (*openedIndex, error) { return l.read(ctx) })
+	if err != nil {
+		return nil, fmt.Errorf("chunk index %s of %s: %w", l.ref.Index, l.name, err)
 	}
+	return ix, nil
 }
 
 // read opens the index array and checks it against the data array's grid.
@@ -215,62 +185,16 @@ func (l *indexLocator) read(ctx context.Context) (*openedIndex, error) {
 // block returns the entries of index block id (the one holding the chunk
 // at coords), reading it on first use.
 func (l *indexLocator) block(ctx context.Context, ix *openedIndex, id int, coords []int) (*indexBlock, error) {
-	l.mu.Lock()
-	l.tick++
-	b, ok := l.blocks[id]
-	if ok {
-		b.used = l.tick
-		l.mu.Unlock()
-		select {
-		case <-b.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+	return l.blocks.get(ctx, id, func() (*indexBlock, error) {
+		b := &indexBlock{}
+		for i, c := range coords {
+			lo := c / ix.block[i] * ix.block[i]
+			b.lo, b.hi = append(b.lo, lo), append(b.hi, min(lo+ix.block[i], l.grid[i]))
 		}
-		if b.err != nil {
-			return nil, b.err
-		}
-		return b, nil
-	}
-	b = &indexBlock{done: make(chan struct{}), used: l.tick}
-	for i, c := range coords {
-		lo := c / ix.block[i] * ix.block[i]
-		b.lo, b.hi = append(b.lo, lo), append(b.hi, min(lo+ix.block[i], l.grid[i]))
-	}
-	l.blocks[id] = b
-	l.evict()
-	l.mu.Unlock()
-	b.entries, b.err = l.readBlock(ctx, ix, b)
-	if b.err != nil {
-		l.mu.Lock()
-		if l.blocks[id] == b {
-			delete(l.blocks, id) // the next locate tries again
-		}
-		l.mu.Unlock()
-	}
-	close(b.done)
-	return b, b.err
-}
-
-// evict drops the least recently used finished block while more than
-// maxIndexBlocks are kept. It is called with mu held.
-func (l *indexLocator) evict() {
-	for len(l.blocks) > maxIndexBlocks {
-		old, oldest := -1, 0
-		for id, b := range l.blocks {
-			select {
-			case <-b.done:
-			default:
-				continue // being read: its waiters need it
-			}
-			if old < 0 || b.used < oldest {
-				old, oldest = id, b.used
-			}
-		}
-		if old < 0 {
-			return
-		}
-		delete(l.blocks, old)
-	}
+		var err error
+		b.entries, err = l.readBlock(ctx, ix, b)
+		return b, err
+	})
 }
 
 // readBlock reads the entries of the grid box of b from the index array.

@@ -102,7 +102,7 @@ type shardLocator struct {
 	name   string
 
 	mu      sync.Mutex
-	indexes map[string]*shardIndex
+	indexes onceCache[string, *shardIndex]
 }
 
 // level is one level of sharding: shards of shape shape holding chunks of
@@ -116,18 +116,16 @@ type level struct {
 
 // shardIndex is one shard's index, read once.
 type shardIndex struct {
-	done    chan struct{}
 	src     source.Source // nil for a missing shard
 	base    int64         // where the shard starts in src
 	entries []uint64      // (offset, nbytes) pairs, C order over the inner grid, relative to base
 	at      int           // while descending: the entry that is the next level's shard
-	err     error
 }
 
 // newShardLocator locates the chunks of an array sharded as specs say
 // (outermost first) in shards of shardShape.
 func newShardLocator(t *tree, keys chunkKeys, specs []*shardSpec, shardShape []int, name string) *shardLocator {
-	l := &shardLocator{t: t, keys: keys, name: name, indexes: map[string]*shardIndex{}}
+	l := &shardLocator{t: t, keys: keys, name: name}
 	shape := shardShape
 	for _, s := range specs {
 		lv := level{spec: s, shape: shape, entries: 1}
@@ -203,33 +201,9 @@ func (l *shardLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, 
 }
 
 // index returns the index cached under key, reading it with read on first
-// use. A failed read is not kept: the next locate tries again.
+// use (onceCache: a failed read is not kept).
 func (l *shardLocator) index(ctx context.Context, key string, read func() (*shardIndex, error)) (*shardIndex, error) {
-	l.mu.Lock()
-	ix, ok := l.indexes[key]
-	if !ok {
-		ix = &shardIndex{done: make(chan struct{})}
-		l.indexes[key] = ix
-		l.mu.Unlock()
-		got, err := read()
-		if err != nil {
-			ix.err = err
-			l.mu.Lock()
-			delete(l.indexes, key)
-			l.mu.Unlock()
-		} else {
-			ix.src, ix.base, ix.entries = got.src, got.base, got.entries
-		}
-		close(ix.done)
-	} else {
-		l.mu.Unlock()
-		select {
-		case <-ix.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	return ix, ix.err
+	return l.indexes.get(ctx, key, read)
 }
 
 // readShard reads and checks the index of the shard at key: an index at
