@@ -60,6 +60,10 @@ func TestParseDatatype(t *testing.T) {
 			func(d *Datatype) bool { return d.Pad == PadNullPad && d.Charset == CharsetUTF8 }},
 		{"opaque with tag", dt(0x15, 8, 0, 0, 4, []byte("abc\x00\x00\x00\x00\x00")), "|V4",
 			func(d *Datatype) bool { return d.Tag == "abc" }},
+		{"opaque h5py datetime64", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:<M8[s]\x00\x00\x00\x00")), "<M8[s]", nil},
+		{"opaque h5py timedelta64 big-endian", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:>m8[ns]\x00\x00\x00")), ">m8[ns]", nil},
+		{"opaque NUMPY tag of the wrong size", dt(0x15, 16, 0, 0, 4, []byte("NUMPY:<M8[s]\x00\x00\x00\x00")), "|V4", nil},
+		{"opaque NUMPY tag of no time", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:<i8\x00\x00\x00\x00\x00\x00\x00")), "|V8", nil},
 		{"object reference", dt(0x17, 0, 0, 0, 8), "|O", func(d *Datatype) bool { return d.Ref == RefObject }},
 		{"region reference", dt(0x17, 1, 0, 0, 12), "|O", func(d *Datatype) bool { return d.Ref == RefRegion }},
 		{"vlen string", dt(0x19, 0x01, 0x01, 0, 16, char), "|O",
@@ -80,6 +84,12 @@ func TestParseDatatype(t *testing.T) {
 			`[["a","<i4",[3]]]`, nil},
 		{"compound v2 with a gap", dt(0x26, 2, 0, 0, 16,
 			[]byte("x\x00\x00\x00\x00\x00\x00\x00"), le32(0), i32, []byte("y\x00\x00\x00\x00\x00\x00\x00"), le32(8), f64),
+			`[["x","<i4"],["","|V4"],["y","<f8"]]`, nil},
+		{"compound v2 with leading and trailing padding", dt(0x26, 1, 0, 0, 12,
+			[]byte("x\x00\x00\x00\x00\x00\x00\x00"), le32(4), i32),
+			`[["","|V4"],["x","<i4"],["","|V4"]]`, nil},
+		{"compound v2 with overlapping members", dt(0x26, 2, 0, 0, 16,
+			[]byte("x\x00\x00\x00\x00\x00\x00\x00"), le32(0), i32, []byte("y\x00\x00\x00\x00\x00\x00\x00"), le32(2), f64),
 			"", nil},
 	}
 	for _, tc := range tests {

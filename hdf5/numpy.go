@@ -11,11 +11,14 @@ import (
 // character is "|" for one-byte types); "|b1" for h5py's bool enum and an
 // enum's base type for other enums; "|S5" for fixed-length strings; "|O"
 // for variable-length strings and sequences and for references; "|V8" for
-// opaque types and bitfields wider than 8 bytes; and for a compound a JSON
-// list such as [["a","<i4"],["b","<f8"]], where an array member reads
-// ["c","<i4",[3]]. Compounds whose members leave gaps or overlap, array
-// types outside compounds, and time types have no such text: NumpyDescr
-// reports ErrUnsupported for them.
+// opaque types and bitfields wider than 8 bytes, except an opaque type
+// h5py tagged with a numpy datetime64 or timedelta64 dtype ("NUMPY:<M8[s]"),
+// which is that dtype; and for a compound a JSON list such as
+// [["a","<i4"],["b","<f8"]], where an array member reads ["c","<i4",[3]]
+// and bytes before, between or after the members are ["","|V6"] entries,
+// as numpy's descr writes them. Compounds whose members overlap or are out
+// of offset order, array types outside compounds, and time types have no
+// such text: NumpyDescr reports ErrUnsupported for them.
 func (t *Datatype) NumpyDescr() (string, error) {
 	v, err := t.descr(false)
 	if err != nil {
@@ -53,6 +56,9 @@ func (t *Datatype) descr(inCompound bool) (any, error) {
 	case ClassString:
 		return fmt.Sprintf("|S%d", t.Size), nil
 	case ClassOpaque:
+		if d, ok := t.NumpyTag(); ok {
+			return d, nil
+		}
 		return fmt.Sprintf("|V%d", t.Size), nil
 	case ClassVlen, ClassReference:
 		return "|O", nil
@@ -81,11 +87,14 @@ func (t *Datatype) compoundDescr() (any, error) {
 	list := make([]any, 0, len(t.Fields))
 	var next uint32
 	for _, f := range t.Fields {
-		if f.Offset != next {
-			return nil, fmt.Errorf("%w: numpy dtype of compound member %q at offset %d (packed offset %d)",
+		if f.Offset < next {
+			return nil, fmt.Errorf("%w: numpy dtype of compound member %q at offset %d, before the end of the one before (%d)",
 				ErrUnsupported, f.Name, f.Offset, next)
 		}
-		next += f.Type.Size
+		if f.Offset > next {
+			list = append(list, []any{"", fmt.Sprintf("|V%d", f.Offset-next)})
+		}
+		next = f.Offset + f.Type.Size
 		ft := f.Type
 		var dims []uint32
 		if ft.Class == ClassArray {
@@ -101,9 +110,27 @@ func (t *Datatype) compoundDescr() (any, error) {
 			list = append(list, []any{f.Name, d})
 		}
 	}
-	if next != t.Size {
-		return nil, fmt.Errorf("%w: numpy dtype of a %d-byte compound whose members end at %d",
-			ErrUnsupported, t.Size, next)
+	if next < t.Size {
+		list = append(list, []any{"", fmt.Sprintf("|V%d", t.Size-next)})
 	}
 	return list, nil
+}
+
+// NumpyTag returns the numpy dtype h5py names in the tag of an opaque type
+// it wrote for numpy's datetime64 and timedelta64 ("NUMPY:<M8[s]" →
+// "<M8[s]"); ok is false for any other type or tag, and for a tag whose
+// dtype is not an 8-byte time of a known unit or does not fill the type.
+func (t *Datatype) NumpyTag() (descr string, ok bool) {
+	d, found := strings.CutPrefix(t.Tag, "NUMPY:")
+	if t.Class != ClassOpaque || !found || t.Size != 8 || len(d) < 5 {
+		return "", false
+	}
+	if (d[0] != '<' && d[0] != '>') || (d[1] != 'M' && d[1] != 'm') || d[2] != '8' || d[3] != '[' || d[len(d)-1] != ']' {
+		return "", false
+	}
+	switch d[4 : len(d)-1] {
+	case "Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as":
+		return d, true
+	}
+	return "", false
 }

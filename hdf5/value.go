@@ -109,6 +109,10 @@ func (f *File) decodeElements(ctx context.Context, t *Datatype, raw []byte, n in
 	case ClassReference:
 		return f.decodeRefs(ctx, t, n, elem)
 	case ClassOpaque:
+		if d, ok := t.NumpyTag(); ok {
+			// h5py's datetime64 and timedelta64: an int64 count of the unit.
+			return decodeInts(&Datatype{Class: ClassFixed, Size: 8, Signed: true, BigEndian: d[0] == '>'}, n, elem)
+		}
 		out := make([][]byte, n)
 		for i := range out {
 			out[i] = elem(i)

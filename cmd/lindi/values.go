@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -38,6 +39,8 @@ func formatValue(v any) string {
 		return printable(string(b))
 	case timeText:
 		return printable(string(x))
+	case opaque:
+		return hex.EncodeToString(x)
 	case record:
 		parts := make([]string, len(x.names))
 		for i, n := range x.names {
@@ -87,6 +90,8 @@ func jsonValue(v any) any {
 		return x
 	case timeText:
 		return string(x)
+	case opaque:
+		return hex.EncodeToString(x)
 	case h5.Reference:
 		return map[string]string{"reference": x.Path}
 	case h5.RegionReference:
@@ -259,17 +264,16 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 	case dt.Kind == zarrmeta.KindStruct:
 		row := record{names: fieldNames(dt), vals: make([]any, len(dt.Fields))}
 		for i, f := range dt.Fields {
-			if len(f.Shape) > 0 {
-				return nil, fmt.Errorf("field %q is a subarray, which cannot be shown as text", f.Name)
-			}
-			v, err := element(b[f.Offset:f.Offset+f.DType.Size], f.DType)
+			v, err := subarray(b[f.Offset:f.Offset+f.DType.Size*f.Count()], f.DType, f.Shape)
 			if err != nil {
 				return nil, err
 			}
 			row.vals[i] = v
 		}
 		return row, nil
-	case dt.Kind == zarrmeta.KindBytes || dt.Kind == zarrmeta.KindVoid:
+	case dt.Kind == zarrmeta.KindVoid:
+		return opaque(append([]byte(nil), b...)), nil
+	case dt.Kind == zarrmeta.KindBytes:
 		return append([]byte(nil), b...), nil
 	case dt.Kind == zarrmeta.KindDatetime && dt.Size == 8:
 		return datetimeText(b, dt)
@@ -289,6 +293,27 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 	}
 	return nil, fmt.Errorf("cannot show elements of dtype %s", dt)
 }
+
+// subarray decodes a field's elements as nested lists of its shape; a
+// field of no shape is one element.
+func subarray(b []byte, dt zarrmeta.DType, shape []int) (any, error) {
+	if len(shape) == 0 {
+		return element(b, dt)
+	}
+	out := make([]any, shape[0])
+	step := len(b) / max(shape[0], 1)
+	for i := range out {
+		v, err := subarray(b[i*step:(i+1)*step], dt, shape[1:])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// opaque is an element of an opaque (numpy void) dtype: shown as hex.
+type opaque []byte
 
 // timeText is a datetime64 (or NaT) as numpy prints it: bare in text and
 // CSV, a string in JSON.

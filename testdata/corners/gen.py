@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+"""Makes the HDF5 corner fixtures of issue #30 and h5py's reading of each (FILE.json).
+
+Run from this directory with Debian's python3-h5py: ./gen.py. Each family is a file:
+null.h5 (null dataspaces), padded.h5 (compounds with padding), arrayfields.h5 (compound
+members that are arrays), committed.h5 (committed datatypes), opaque.h5 (opaque types and
+h5py's NUMPY: tags), cattrs.h5 (compound attributes).
+
+FILE.json is what h5py reads, object by object (path → record):
+  group:    {"kind": "group", "attrs": {...}}
+  dataset:  {"kind": "dataset", "shape": [..] or null (a null dataspace), "dtype": numpy descr,
+             "value": nested lists (null for a null dataspace), "named": true when its
+             datatype is a committed one (absent otherwise), "attrs": {...}}
+  datatype: {"kind": "datatype", "dtype": numpy descr, "attrs": {...}}
+  attribute: {"shape": [..] or null, "dtype": numpy descr, "value": ...}
+Values: numbers as JSON numbers, bytes as text (UTF-8), void/opaque bytes as lowercase hex,
+datetime64/timedelta64 as their int64 count, references as the target's path, compound rows as
+lists of their fields in order. A dataset h5py's high-level read refuses has its
+"h5py_error" and the value its low-level read gives.
+"""
+import json
+import numpy as np
+import h5py
+
+REF = h5py.ref_dtype
+
+
+def null_family(f):
+    for name, dt in [("i4", "<i4"), ("f8", "<f8"), ("u1", "u1"), ("S5", "S5"), ("bool", "?")]:
+        f.create_dataset("null_" + name, data=h5py.Empty(dt))
+    f.create_dataset("null_vlen_str", data=h5py.Empty(h5py.string_dtype()))
+    f.create_dataset("null_compound", data=h5py.Empty(np.dtype([("a", "<i4"), ("b", "<f8")])))
+    f.attrs["empty_f4"] = h5py.Empty("<f4")
+    f.attrs["empty_S3"] = h5py.Empty("S3")
+    f.attrs["present"] = 7
+    g = f.create_group("g")
+    g.attrs["empty_i8"] = h5py.Empty("<i8")
+    d = g.create_dataset("data", data=np.arange(4, dtype="<i2"))
+    d.attrs["empty_str"] = h5py.Empty(h5py.string_dtype())
+    d.attrs["units"] = "mV"
+    f["null_i4"].attrs["empty_u2"] = h5py.Empty("<u2")
+    f["null_i4"].attrs["note"] = "no elements"
+
+
+def padded_family(f):
+    trailing = np.dtype({"names": ["a", "b"], "formats": ["<u8", "<u2"], "offsets": [0, 8], "itemsize": 16})
+    leading = np.dtype({"names": ["x"], "formats": ["<i4"], "offsets": [4], "itemsize": 8})
+    internal = np.dtype({"names": ["c", "d"], "formats": ["u1", "<f8"], "offsets": [0, 8], "itemsize": 16})
+    inner = np.dtype({"names": ["p", "q"], "formats": ["<i2", "<i4"], "offsets": [0, 4], "itemsize": 12})
+    nested = np.dtype({"names": ["head", "in", "tail"], "formats": ["u1", inner, "<f4"], "offsets": [0, 4, 20], "itemsize": 28})
+    f.create_dataset("trailing", data=np.array([(1, 2), (3, 4), (2**40, 65535)], dtype=trailing))
+    f.create_dataset("leading", data=np.array([(-1,), (5,)], dtype=leading))
+    f.create_dataset("internal", data=np.array([(1, 0.5), (2, -1.25)], dtype=internal))
+    f.create_dataset("nested", data=np.array([(1, (2, 3), 4.5), (6, (-7, 8), 9.25)], dtype=nested))
+    f.create_dataset("scalar", data=np.array((9, 10), dtype=trailing))
+    f.create_dataset("grid", data=np.array([[(1, 1.5), (2, 2.5)], [(3, 3.5), (4, 4.5)]], dtype=internal))
+    f.create_dataset("chunked", data=np.array([(i, i * 0.25) for i in range(10)], dtype=internal),
+                     chunks=(4,), compression="gzip")
+    f.attrs["padded_attr"] = np.array((5, 6), dtype=trailing)
+
+
+def arrayfields_family(f):
+    f.create_group("a")
+    f.create_group("b")
+    strs = np.dtype([("name", "S8", (3,)), ("n", "<i4")])
+    nums = np.dtype([("v", "<i4", (2, 3)), ("w", "<f8", (2,))])
+    f.create_dataset("strings", data=np.array([((b"ab", b"cde", b""), 1), ((b"x", b"yy", b"zzzzzzzz"), 2)], dtype=strs))
+    f.create_dataset("numbers", data=np.array([(np.arange(6).reshape(2, 3), (0.5, 1.5)),
+                                                (np.arange(6, 12).reshape(2, 3), (-1, 2))], dtype=nums))
+    refs = np.dtype([("id", "<i4"), ("refs", REF, (2,))])
+    d = f.create_dataset("refs", shape=(2,), dtype=refs)
+    d[0] = (1, (f["a"].ref, f["b"].ref))
+    d[1] = (2, (f["b"].ref, f["strings"].ref))
+    f.attrs["arr_attr"] = np.array((np.array([1, 2, 3], dtype="<i2"), 7), dtype=[("xs", "<i2", (3,)), ("k", "u1")])
+
+
+def committed_family(f):
+    f["EnumType"] = h5py.enum_dtype({"RED": 0, "GREEN": 1, "BLUE": 2}, basetype="u1")
+    f["CompoundType"] = np.dtype([("major", "<i4"), ("minor", "<i4")])
+    f["IntType"] = np.dtype("<i8")
+    f["IntType"].attrs["about"] = "a committed integer"
+    g = f.create_group("types")
+    g["StrType"] = np.dtype("S4")
+    f.create_dataset("colors", data=np.array([0, 2, 1], dtype="u1"), dtype=f["EnumType"])
+    f.create_dataset("versions", data=np.array([(1, 2), (3, 4)], dtype=f["CompoundType"].dtype), dtype=f["CompoundType"])
+    f.create_dataset("plain", data=np.arange(3, dtype="<i8"), dtype=f["IntType"])
+    f.create_dataset("codes", data=np.array([b"ab", b"cdef"], dtype="S4"), dtype=g["StrType"])
+    f["plain"].attrs.create("count", 3, dtype=f["IntType"])
+    f.attrs.create("color", 1, dtype=f["EnumType"])
+
+
+def opaque_family(f):
+    f.create_dataset("dt_s", data=np.array(["2024-01-02T03:04:05", "1970-01-01T00:00:00"], dtype="M8[s]").astype(h5py.opaque_dtype("M8[s]")))
+    f.create_dataset("dt_ns", data=np.array(["2001-02-03T04:05:06.123456789"], dtype="M8[ns]").astype(h5py.opaque_dtype("M8[ns]")))
+    f.create_dataset("td_ms", data=np.array([1500, -20], dtype="m8[ms]").astype(h5py.opaque_dtype("m8[ms]")))
+    f.create_dataset("dt_scalar", data=np.array("2020-06-01", dtype="M8[D]").astype(h5py.opaque_dtype("M8[D]")))
+    f.create_dataset("void4", data=np.array([b"\x01\x02\x03\x04", b"\x00\xff\x00\x10"], dtype="V4"))
+    f.create_dataset("void7_scalar", data=np.void(b"abc\x00efg"))
+    # An opaque type with a tag of its own (the HDF5 library's, not h5py's).
+    tid = h5py.h5t.create(h5py.h5t.OPAQUE, 6)
+    tid.set_tag(b"raw sensor frame")
+    sid = h5py.h5s.create_simple((2,))
+    dsid = h5py.h5d.create(f.id, b"tagged", tid, sid)
+    dsid.write(h5py.h5s.ALL, h5py.h5s.ALL, np.frombuffer(b"ABCDEF\x00\x01\x02\x03\x04\x05", dtype="V6"), mtype=tid)
+    f["void4"].attrs["stamp"] = np.array("2022-02-22T22:22:22", dtype="M8[s]").astype(h5py.opaque_dtype("M8[s]"))
+    f.attrs["blob"] = np.void(b"\xde\xad\xbe\xef")
+
+
+def cattrs_family(f):
+    version = np.dtype([("myMajor", "<i4"), ("myMinor", "<i4"), ("myPatch", "<i4")])
+    f.attrs["version"] = np.array((1, 0, 0), dtype=version)
+    f.attrs["versions"] = np.array([(1, 0, 0), (2, 1, 3)], dtype=version)
+    mixed = np.dtype([("name", "S6"), ("gain", "<f8"), ("on", "?")])
+    d = f.create_dataset("d", data=np.arange(3, dtype="<f4"))
+    d.attrs["cal"] = np.array((b"probe", 0.25, True), dtype=mixed)
+    g = f.create_group("g")
+    g.attrs["cplx"] = np.complex128(1 + 2j)
+    g.attrs["strs"] = np.array(("vlen text",), dtype=[("s", h5py.string_dtype())])
+
+
+FAMILIES = [("null", null_family), ("padded", padded_family), ("arrayfields", arrayfields_family),
+            ("committed", committed_family), ("opaque", opaque_family), ("cattrs", cattrs_family)]
+
+
+def descr(dt):
+    if dt.names is None and dt.subdtype is None:
+        return dt.str
+    if dt.subdtype is not None:
+        return [descr(dt.subdtype[0]), list(dt.subdtype[1])]
+    return {"names": list(dt.names), "formats": [descr(dt.fields[n][0]) for n in dt.names],
+            "offsets": [dt.fields[n][1] for n in dt.names], "itemsize": dt.itemsize}
+
+
+def jsonable(f, v, dt):
+    if dt.names is not None:
+        return [jsonable(f, v[n], dt.fields[n][0]) for n in dt.names]
+    if dt.subdtype is not None:
+        return [jsonable(f, x, dt.subdtype[0]) for x in np.asarray(v).reshape(-1)]
+    if h5py.check_ref_dtype(dt) is not None or isinstance(v, h5py.Reference):
+        return f[v].name if v else None
+    if dt.kind in "Mm":
+        return int(np.asarray(v).view("<i8"))
+    if dt.kind == "V":
+        return bytes(v).hex()
+    if dt.kind == "S":
+        return bytes(v).decode("utf-8")
+    if dt.kind == "O":
+        return v.decode("utf-8") if isinstance(v, bytes) else str(v)
+    if dt.kind == "b":
+        return bool(v)
+    if dt.kind in "iu":
+        return int(v)
+    if dt.kind == "c":
+        return [float(np.real(v)), float(np.imag(v))]
+    return float(v)
+
+
+def values(f, a, dt):
+    a = np.asarray(a, dtype=dt) if not isinstance(a, np.ndarray) else a
+    if a.ndim == 0:
+        return jsonable(f, a[()], dt)
+    return [values(f, x, dt) for x in a]
+
+
+def record(f, v, dt):
+    if isinstance(v, h5py.Empty):
+        return {"shape": None, "dtype": descr(dt), "value": None}
+    a = np.asarray(v)
+    return {"shape": list(a.shape), "dtype": descr(dt), "value": values(f, a, dt)}
+
+
+def attrs(f, o):
+    out = {}
+    for k in o.attrs:
+        out[k] = record(f, o.attrs[k], o.attrs.get_id(k).dtype)
+    return out
+
+
+def dump(f):
+    out = {"/": {"kind": "group", "attrs": attrs(f, f)}}
+
+    def visit(name, o):
+        p = "/" + name
+        if isinstance(o, h5py.Group):
+            out[p] = {"kind": "group", "attrs": attrs(f, o)}
+        elif isinstance(o, h5py.Datatype):
+            out[p] = {"kind": "datatype", "dtype": descr(o.dtype), "attrs": attrs(f, o)}
+        else:
+            try:
+                r = record(f, o[()], o.dtype)
+            except OSError as e:
+                # h5py's high-level read refuses an opaque type tagged other than
+                # its own way; the low-level read with the file's type gives the bytes.
+                a = np.empty(o.shape, dtype=o.dtype)
+                o.id.read(h5py.h5s.ALL, h5py.h5s.ALL, a, mtype=o.id.get_type())
+                r = record(f, a, o.dtype)
+                r["h5py_error"] = str(e)
+            r["kind"] = "dataset"
+            r["attrs"] = attrs(f, o)
+            if o.id.get_type().committed():
+                r["named"] = True
+            out[p] = r
+    f.visititems(visit)
+    return out
+
+
+def main():
+    for name, make in FAMILIES:
+        with h5py.File(name + ".h5", "w", track_order=False) as f:
+            make(f)
+        with h5py.File(name + ".h5", "r") as f:
+            with open(name + ".json", "w") as out:
+                json.dump(dump(f), out, indent=1, sort_keys=True)
+                out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
