@@ -37,8 +37,19 @@ func (d *Dataset) Attrs() Attrs {
 // File is the file the dataset belongs to.
 func (d *Dataset) File() *File { return d.f }
 
-// Shape is the dataset's shape; empty for a scalar. The slice is a copy.
-func (d *Dataset) Shape() []int { return slices.Clone(d.d.Shape) }
+// Shape is the dataset's shape; empty for a scalar, nil for a null
+// dataspace (Null). The slice is a copy.
+func (d *Dataset) Shape() []int {
+	if d.d.Null {
+		return nil
+	}
+	return slices.Clone(d.d.Shape)
+}
+
+// Null reports whether the dataset has a null dataspace (HDF5's H5S_NULL,
+// h5py's Empty): no shape (Shape is nil, as h5py's shape is None) and no
+// elements (a read gives an empty array).
+func (d *Dataset) Null() bool { return d.d.Null }
 
 // NDim is the number of dimensions (0 for a scalar).
 func (d *Dataset) NDim() int { return len(d.d.Shape) }

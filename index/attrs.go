@@ -7,9 +7,12 @@ import (
 	"github.com/lindigo/lindi/hdf5"
 )
 
-// attrs converts an object's attributes as lindi's h5_to_zarr_attr does,
-// leaving out those lindi refuses (compounds, opaque and empty values,
-// undecodable types).
+// attrs converts an object's attributes as lindi's h5_to_zarr_attr does.
+// Where Python lindi refuses an attribute h5py reads, it is kept in the
+// form this module's readers read back (Python lindi cannot read these): a
+// null dataspace (h5py.Empty) as JSON null, a compound element as a JSON
+// object of its members ({"myMajor": 1, …}; a list of them for a simple
+// dataspace). Opaque values and undecodable types are left out.
 func (b *builder) attrs(ctx context.Context, obj hdf5.Object) (map[string]any, error) {
 	list, err := obj.Attrs(ctx)
 	if err != nil {
@@ -17,7 +20,11 @@ func (b *builder) attrs(ctx context.Context, obj hdf5.Object) (map[string]any, e
 	}
 	out := map[string]any{}
 	for _, a := range list {
-		if a.Err != nil || a.Value == nil {
+		if a.Err != nil {
+			continue
+		}
+		if a.Space.Kind == hdf5.SpaceNull {
+			out[a.Name] = nil
 			continue
 		}
 		v, ok, err := b.attrValue(ctx, a)
@@ -61,8 +68,26 @@ func (b *builder) scalar(ctx context.Context, v any) (any, bool, error) {
 	case hdf5.ObjectRef:
 		r, err := b.reference(ctx, v)
 		return r, err == nil, err
+	case map[string]any:
+		return b.record(ctx, v)
+	case []int64, []uint64, []float64, []bool, []string, []hdf5.ObjectRef:
+		return b.elements(ctx, v) // an array member of a compound
 	}
 	return nil, false, nil
+}
+
+// record converts a compound element: an object of its members, each as
+// scalar converts it.
+func (b *builder) record(ctx context.Context, m map[string]any) (any, bool, error) {
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		v, ok, err := b.scalar(ctx, x)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		out[k] = v
+	}
+	return out, true, nil
 }
 
 // elements converts the flat slice of a simple dataspace's values, each as
@@ -81,6 +106,8 @@ func (b *builder) elements(ctx context.Context, v any) ([]any, bool, error) {
 	case []string:
 		items = boxed(v)
 	case []hdf5.ObjectRef:
+		items = boxed(v)
+	case []map[string]any:
 		items = boxed(v)
 	default:
 		return nil, false, nil

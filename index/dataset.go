@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // dataset indexes one dataset: .zattrs, .zarray and its chunks, inline or as
@@ -23,12 +24,15 @@ func (b *builder) dataset(ctx context.Context, ds *hdf5.Dataset, key string) err
 		return err
 	}
 	space := ds.Space()
-	if space.Kind == hdf5.SpaceNull {
-		return nil // no elements, no shape: nothing lindi can write
-	}
 	d := &dsIndex{b: b, ds: ds, key: key, attrs: attrs, scalar: space.Kind == hdf5.SpaceScalar, n: int(space.NumElements())}
 	for _, x := range space.Dims {
 		d.shape = append(d.shape, int(x))
+	}
+	if space.Kind == hdf5.SpaceNull {
+		// No shape, no elements: Python lindi cannot index it; kept as an
+		// array of shape [0] marked _EMPTY, which this module reads back.
+		d.null, d.shape = true, []int{0}
+		d.attrs[zarrmeta.AttrEmpty] = true
 	}
 	if err := d.build(ctx); err != nil {
 		return fmt.Errorf("index: %s: %w", ds.Path(), err)
@@ -43,6 +47,7 @@ type dsIndex struct {
 	key    string
 	attrs  map[string]any
 	scalar bool
+	null   bool // a null dataspace
 	n      int
 	shape  []int
 	descr  string
@@ -56,7 +61,9 @@ func (d *dsIndex) build(ctx context.Context) error {
 		return nil // a type with no numpy form (time, bare arrays): lindi cannot write it either
 	}
 	d.descr = descr
-	numeric := len(descr) >= 3 && strings.ContainsRune("iuf", rune(descr[1]))
+	// Fixed-size elements read as stored (numbers, opaque bytes, h5py's
+	// datetime64): inline when small, else refs to the file's chunks.
+	numeric := len(descr) >= 3 && strings.ContainsRune("iufVMm", rune(descr[1]))
 	if t.Class == hdf5.ClassCompound || descr == "|b1" {
 		numeric = false
 	}
@@ -65,7 +72,7 @@ func (d *dsIndex) build(ctx context.Context) error {
 		// bytes, where a compound of r and i would read as records.
 		d.descr, numeric = c, true
 	}
-	if d.scalar || !numeric || d.n > 0 && d.n < inlineElements {
+	if d.scalar || d.null || !numeric || d.n > 0 && d.n < inlineElements {
 		ok, err := d.inline(ctx, t)
 		if errors.Is(err, hdf5.ErrUnsupported) {
 			// Data this reader cannot read (a virtual dataset, external
@@ -81,7 +88,7 @@ func (d *dsIndex) build(ctx context.Context) error {
 }
 
 // zarray is the .zarray lindi writes: no compressor, the filters (nil for none).
-func (d *dsIndex) zarray(shape, chunks []int, dtype string, fill any, filters []any) map[string]any {
+func (d *dsIndex) zarray(shape, chunks []int, dtype, fill any, filters []any) map[string]any {
 	var f any
 	if len(filters) > 0 {
 		f = filters
@@ -174,9 +181,7 @@ func (d *dsIndex) inline(ctx context.Context, t *hdf5.Datatype) (bool, error) {
 		if chunk, err = json2(items, shape); err != nil {
 			return false, err
 		}
-	case strings.HasPrefix(d.descr, "|V"):
-		return false, nil
-	default:
+	default: // numbers, bytes and opaque (|V n) elements: their stored bytes
 		chunk = raw
 	}
 	if d.n > 0 {
@@ -269,8 +274,13 @@ func complexDescr(t *hdf5.Datatype) (string, bool) {
 
 // fieldType names a compound member's type as numpy's str(dtype) does.
 func fieldType(t *hdf5.Datatype) (string, error) {
-	if t.Class == hdf5.ClassReference {
+	switch t.Class {
+	case hdf5.ClassReference:
 		return "<REFERENCE>", nil
+	case hdf5.ClassCompound:
+		// _COMPOUND_DTYPE names no nested compound: such a dataset is an
+		// external array link.
+		return "", fmt.Errorf("%w: a compound member of a compound in %s", hdf5.ErrUnsupported, zarrmeta.AttrCompoundDType)
 	}
 	descr, err := t.NumpyDescr()
 	if err != nil {
@@ -299,6 +309,8 @@ func (d *dsIndex) fill(ctx context.Context) any {
 	switch {
 	case d.descr == "|b1":
 		return fv.Defined && len(fv.Value) > 0 && fv.Value[0] != 0
+	case strings.HasPrefix(d.descr, "|V"):
+		return d.voidFill()
 	case strings.HasPrefix(d.descr, "|S"), strings.HasPrefix(d.descr, "<U"):
 		return ""
 	case t.Class != hdf5.ClassFixed && t.Class != hdf5.ClassFloat && t.Class != hdf5.ClassEnum:
@@ -323,6 +335,18 @@ func (d *dsIndex) fill(ctx context.Context) any {
 		return finite(v[0])
 	}
 	return 0
+}
+
+// voidFill is the fill value zarr writes for a void or structured dtype:
+// the element's bytes in base64 (h5py's fillvalue: zeros when none is
+// defined).
+func (d *dsIndex) voidFill() string {
+	fv, size := d.ds.Fill(), int(d.ds.Datatype().Size)
+	b := make([]byte, size)
+	if fv.Defined && len(fv.Value) == size {
+		b = fv.Value
+	}
+	return base64.StdEncoding.EncodeToString(b)
 }
 
 // complexFill is a complex fill value as zarr writes it: [real, imag].
@@ -397,9 +421,13 @@ func (d *dsIndex) external(ctx context.Context, keepShape bool) error {
 	if c := d.ds.Chunks(); keepShape && c != nil {
 		chunks = gridOf(d.ds)
 	}
-	dtype := d.descr
-	if strings.HasPrefix(dtype, "[") {
-		dtype = "|O"
+	var dtype any = d.descr
+	fill := d.fill(ctx)
+	if strings.HasPrefix(d.descr, "[") {
+		// A compound kept in the HDF5 file has its numpy dtype, as zarr
+		// writes it for lindi's links: the stored elements read as they
+		// are, padding entries and subarray members included.
+		dtype, fill = json.RawMessage(d.descr), d.voidFill()
 	}
 	var filters []any
 	if keepShape {
@@ -409,7 +437,7 @@ func (d *dsIndex) external(ctx context.Context, keepShape bool) error {
 		filters = []any{json2Config} // zarr refuses to open an object array without an object codec
 	}
 	d.refs = nil
-	d.commit(d.zarray(shape, chunks, dtype, d.fill(ctx), filters))
+	d.commit(d.zarray(shape, chunks, dtype, fill, filters))
 	return nil
 }
 

@@ -15,6 +15,11 @@ const (
 	AttrReference         = "_REFERENCE"
 	AttrCompoundDType     = "_COMPOUND_DTYPE"
 	AttrExternalArrayLink = "_EXTERNAL_ARRAY_LINK"
+	// AttrEmpty is this module's marker of an HDF5 dataset with a null
+	// dataspace (h5py.Empty), written on an array of shape [0]. Python
+	// lindi has no such form (it cannot index these datasets) and shows
+	// the marker as a user attribute.
+	AttrEmpty = "_EMPTY"
 )
 
 // isMarker reports whether name is a LINDI marker rather than a user
@@ -22,7 +27,7 @@ const (
 // starting with "_", such as xarray's _ARRAY_DIMENSIONS, stay visible.
 func isMarker(name string) bool {
 	switch name {
-	case AttrScalar, AttrSoftLink, AttrReference, AttrCompoundDType, AttrExternalArrayLink:
+	case AttrScalar, AttrSoftLink, AttrReference, AttrCompoundDType, AttrExternalArrayLink, AttrEmpty:
 		return true
 	}
 	return false
@@ -34,6 +39,7 @@ func isMarker(name string) bool {
 type Attrs struct {
 	values   map[string]any
 	scalar   bool
+	empty    bool
 	softLink string
 	hasLink  bool
 	external *ExternalArrayLink
@@ -42,7 +48,7 @@ type Attrs struct {
 
 // ParseAttrs parses a .zattrs document, a JSON object. It tolerates bare
 // NaN, Infinity and -Infinity tokens (decoded as float64). It validates the
-// LINDI markers: _SCALAR must be a boolean, _SOFT_LINK an object with a
+// LINDI markers: _SCALAR and _EMPTY must be booleans, _SOFT_LINK an object with a
 // string "path", _EXTERNAL_ARRAY_LINK and _COMPOUND_DTYPE as described by
 // ParseExternalArrayLink and ParseCompoundDType.
 func ParseAttrs(b []byte) (Attrs, error) {
@@ -68,6 +74,13 @@ func (a *Attrs) parseMarkers() error {
 			return fmt.Errorf("%s %s is not a boolean", AttrScalar, jsonText(v))
 		}
 		a.scalar = t
+	}
+	if v, ok := a.values[AttrEmpty]; ok {
+		t, ok := v.(bool)
+		if !ok {
+			return fmt.Errorf("%s %s is not a boolean", AttrEmpty, jsonText(v))
+		}
+		a.empty = t
 	}
 	if v, ok := a.values[AttrSoftLink]; ok {
 		m, _ := v.(map[string]any)
@@ -132,6 +145,10 @@ func (a Attrs) Len() int {
 // Scalar reports LINDI's _SCALAR marker: the shape [1] array is an HDF5
 // scalar dataset, to be read as shape ().
 func (a Attrs) Scalar() bool { return a.scalar }
+
+// Empty reports the _EMPTY marker (AttrEmpty): the shape [0] array is an
+// HDF5 dataset with a null dataspace, which has no shape and no elements.
+func (a Attrs) Empty() bool { return a.empty }
 
 // SoftLink returns the target path of LINDI's _SOFT_LINK marker, which
 // turns a group into an HDF5 soft link. The path is as stored, usually

@@ -94,6 +94,9 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if d.Null() {
+		return writeFile(*out, stdout, func(w io.Writer) error { return writeNull(w, fmtName, d) })
+	}
 	if r, ok := streamable(d, sel); ok && fmtName == "npy" && *field == "" {
 		readUnderLimit(r.Len(), d.DType().Size)
 		shape := r.Shape()

@@ -141,7 +141,7 @@ func lsLine(path string, l h5.Link, o h5.Object) []string {
 		return []string{path, "group"}
 	}
 	if err := d.Err(); err != nil {
-		return []string{path, "dataset", zarrmeta.Tuple(d.Shape()), "unreadable: " + printable(err.Error())}
+		return []string{path, "dataset", shapeText(d), "unreadable: " + printable(err.Error())}
 	}
 	codecs := strings.Join(d.Codecs(), ",")
 	if codecs == "" {
@@ -151,5 +151,5 @@ func lsLine(path string, l h5.Link, o h5.Object) []string {
 	if d.Layout() == h5.Chunked {
 		layout = "chunks " + zarrmeta.Tuple(d.Chunks())
 	}
-	return []string{path, "dataset", zarrmeta.Tuple(d.Shape()), printable(d.DType().String()), layout, printable(codecs)}
+	return []string{path, "dataset", shapeText(d), printable(d.DType().String()), layout, printable(codecs)}
 }

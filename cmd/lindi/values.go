@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -274,7 +275,8 @@ func element(b []byte, dt zarrmeta.DType) (any, error) {
 	case dt.Kind == zarrmeta.KindVoid:
 		return opaque(append([]byte(nil), b...)), nil
 	case dt.Kind == zarrmeta.KindBytes:
-		return append([]byte(nil), b...), nil
+		// numpy's S n drops trailing NULs, as h5py reads a field of it.
+		return append([]byte(nil), bytes.TrimRight(b, "\x00")...), nil
 	case dt.Kind == zarrmeta.KindDatetime && dt.Size == 8:
 		return datetimeText(b, dt)
 	case dt.Kind == zarrmeta.KindTimedelta && dt.Size == 8:
@@ -401,4 +403,28 @@ func asRecord(v any, dt zarrmeta.DType) any {
 		return v
 	}
 	return record{names: fieldNames(dt), vals: row}
+}
+
+// shapeText is a dataset's shape as a Python tuple, or "empty" for a null
+// dataspace (h5py's Empty, whose shape is None).
+func shapeText(d *h5.Dataset) string {
+	if d.Null() {
+		return "empty"
+	}
+	return zarrmeta.Tuple(d.Shape())
+}
+
+// writeNull writes a dataset with a null dataspace, which has no array to
+// write: null in JSON, "empty" in text, nothing in CSV.
+func writeNull(w io.Writer, format string, d *h5.Dataset) error {
+	var err error
+	switch format {
+	case "npy":
+		return fmt.Errorf("%s has a null dataspace (h5py's Empty): no array to write as .npy", printable(d.Path()))
+	case "json":
+		_, err = io.WriteString(w, "null\n")
+	case "text":
+		_, err = fmt.Fprintf(w, "# shape empty, dtype %s\nempty\n", printable(d.DType().String()))
+	}
+	return err
 }

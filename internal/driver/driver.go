@@ -262,6 +262,10 @@ type Dataset struct {
 	Codecs []string
 	// Scalar is set for a dataset of shape ().
 	Scalar bool
+	// Null is set for a dataset with a null dataspace (HDF5's H5S_NULL,
+	// h5py's Empty): no shape and no elements. Shape is then [0], which
+	// reads as no elements.
+	Null bool
 	// MaxShape is the shape the dataset may grow to, -1 for an unlimited
 	// dimension; nil when the format does not record one (Zarr).
 	MaxShape []int

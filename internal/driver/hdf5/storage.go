@@ -112,6 +112,7 @@ func (s *storage) engineFill() []byte {
 // describe fills in the dataset's metadata.
 func (s *storage) describe(d *driver.Dataset) {
 	d.Shape, d.DType, d.Fill, d.Codecs, d.Scalar = s.shape, s.dtype, s.fill, s.codecs, s.scalar
+	d.Null = s.hd.Space().Kind == hdf5.SpaceNull
 	describeMore(d, s.hd)
 	switch s.hd.Layout() {
 	case hdf5.LayoutCompact:

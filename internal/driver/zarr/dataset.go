@@ -38,6 +38,12 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		Attrs: attrs, Shape: meta.Shape, DType: meta.DType, Chunks: meta.Chunks, Fill: meta.Fill,
 		Scalar: za.Scalar() || zdt == "scalar" && len(meta.Shape) == 1 && meta.Items() == 1,
 	}
+	if za.Empty() {
+		if meta.Items() != 0 || d.Scalar {
+			return nil, fmt.Errorf("%s: %w: %s dataset has shape %v", path, driver.ErrFormat, zarrmeta.AttrEmpty, meta.Shape)
+		}
+		d.Null = true
+	}
 	if d.Scalar {
 		if meta.Items() != 1 {
 			return nil, fmt.Errorf("%s: %w: _SCALAR dataset has shape %v", path, driver.ErrFormat, meta.Shape)

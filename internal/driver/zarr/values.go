@@ -91,7 +91,7 @@ func (it jsonItems) Items(_ context.Context, _ []byte, objs []any) ([]any, []byt
 
 // fromJSON turns decoded JSON into the documented values: LINDI's
 // {"_REFERENCE": …} objects into Refs and json.Numbers into int64, uint64 or
-// float64, recursively.
+// float64, recursively through lists and objects.
 func fromJSON(v any) (any, error) {
 	if n, ok := v.(json.Number); ok {
 		return number(n)
@@ -103,9 +103,17 @@ func fromJSON(v any) (any, error) {
 	if ok {
 		return driver.Ref{Path: r.Path}, nil
 	}
-	if list, ok := v.([]any); ok {
-		for i := range list {
-			if list[i], err = fromJSON(list[i]); err != nil {
+	switch x := v.(type) {
+	case []any:
+		for i := range x {
+			if x[i], err = fromJSON(x[i]); err != nil {
+				return nil, err
+			}
+		}
+	case map[string]any:
+		// An object attribute: the index writes a compound element so.
+		for k, e := range x {
+			if x[k], err = fromJSON(e); err != nil {
 				return nil, err
 			}
 		}
