@@ -120,8 +120,8 @@ func (g *Group) File() *File { return g.f }
 // Members returns the names of the group's links, sorted; it does no I/O.
 // For a Zarr store served over HTTP without consolidated metadata
 // (.zmetadata), which cannot be listed, it holds only the members looked up
-// so far. In an HDF5 file it may name a committed datatype, which Get does
-// not return, until that member is first loaded.
+// so far. In an HDF5 file it names committed datatypes too (Get returns a
+// *Datatype).
 func (g *Group) Members() []string {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
@@ -230,7 +230,7 @@ func (g *Group) walk(ctx context.Context, fn WalkFunc, seen map[*Group]bool) err
 		if l.Kind == HardLink {
 			obj, err = g.target(ctx, l.Name)
 			if err == nil && obj == nil {
-				continue // a committed datatype: not in the tree
+				continue // an object of no kind h5 knows
 			}
 			if sub, ok := obj.(*Group); ok && err == nil {
 				if err = sub.completed(ctx); err != nil {

@@ -77,6 +77,8 @@ func (t *tree) objectLocked(n driver.Node, path string) Object {
 		return t.groupLocked(n, path)
 	case *driver.Dataset:
 		return newDataset(t.f, n, path)
+	case *driver.Datatype:
+		return &Datatype{f: t.f, path: path, d: n, attrs: newAttrs(n.Attrs)}
 	}
 	return nil
 }
@@ -155,5 +157,5 @@ func preload(ctx context.Context, groups []*Group) error {
 }
 
 // errNotObject is returned for a hard link to an object that is neither a
-// group nor a dataset (an HDF5 committed datatype).
-var errNotObject = errors.New("not a group or a dataset")
+// group, a dataset nor a committed datatype.
+var errNotObject = errors.New("not a group, a dataset or a datatype")

@@ -696,6 +696,8 @@ func (g *Group) copyValues(ctx context.Context, src Object, name string) (Object
 		return dst, nil
 	case *Dataset:
 		return g.copyDataset(ctx, src, name)
+	case *Datatype:
+		return nil, nil // a committed datatype has no LINDI form: its datasets carry their dtype
 	}
 	return nil, fmt.Errorf("%s: cannot copy a %T", src.Path(), src)
 }

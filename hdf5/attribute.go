@@ -178,5 +178,14 @@ func (f *File) datatype(ctx context.Context, m message) (*Datatype, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseDatatype(fileio.NewDecoder(b, f.r.Sizes()), 0)
+	t, err := parseDatatype(fileio.NewDecoder(b, f.r.Sizes()), 0)
+	if err != nil || m.flags&msgFlagShared == 0 {
+		return t, err
+	}
+	// A datatype shared through an object header is a committed one; one
+	// in the shared message heap is not.
+	if addr, heapID, err := f.sharedAddr(m); err == nil && heapID == nil {
+		t.Committed = addr
+	}
+	return t, nil
 }

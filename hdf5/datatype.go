@@ -110,6 +110,11 @@ type Datatype struct {
 	VlenString bool
 	Ref        RefKind
 	Tag        string
+
+	// Committed is the object header address of the committed (named)
+	// datatype a dataset's or attribute's type is, as h5py's
+	// get_type().committed(); 0 for a type of its own. File.PathOf names it.
+	Committed uint64
 }
 
 // maxTypeDepth bounds the nesting of compound, enum, array and vlen types:

@@ -69,6 +69,7 @@ type objectInfo struct {
 	Members   []string       `json:"members,omitempty"`
 	Shape     any            `json:"shape,omitempty"`
 	DType     string         `json:"dtype,omitempty"`
+	NamedType string         `json:"named_type,omitempty"` // the committed datatype a dataset's elements are
 	String    *stringInfo    `json:"string,omitempty"`
 	Reference string         `json:"reference,omitempty"`
 	Layout    string         `json:"layout,omitempty"`
@@ -92,11 +93,16 @@ func describe(ctx context.Context, obj h5.Object) (*objectInfo, error) {
 	case *h5.Group:
 		info.Type = "group"
 		info.Members = printables(o.Members())
+	case *h5.Datatype:
+		info.Type, info.DType = "datatype", printable(o.DType().String())
+		if err := o.Err(); err != nil {
+			info.Error = printable(err.Error())
+		}
 	case *h5.Dataset:
 		info.Type = "dataset"
 		// An empty shape (a scalar) is still printed: the interface is not nil.
 		info.Shape, info.DType, info.Chunks, info.Codecs = o.Shape(), printable(o.DType().String()), o.Chunks(), printables(o.Codecs())
-		info.Layout = o.Layout().String()
+		info.Layout, info.NamedType = o.Layout().String(), printable(o.NamedType())
 		fill, err := fillValue(o)
 		if err != nil {
 			return nil, err

@@ -136,6 +136,9 @@ func lsLine(path string, l h5.Link, o h5.Object) []string {
 	case h5.ExternalLink:
 		return []string{path, "external link", "→ " + printable(l.File) + ":" + printable(l.Target)}
 	}
+	if t, ok := o.(*h5.Datatype); ok {
+		return datatypeLine(path, t)
+	}
 	d, ok := o.(*h5.Dataset)
 	if !ok {
 		return []string{path, "group"}

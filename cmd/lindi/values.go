@@ -428,3 +428,12 @@ func writeNull(w io.Writer, format string, d *h5.Dataset) error {
 	}
 	return err
 }
+
+// datatypeLine is ls's line for a committed datatype: its dtype, as h5ls
+// lists a "Type".
+func datatypeLine(path string, t *h5.Datatype) []string {
+	if err := t.Err(); err != nil {
+		return []string{path, "datatype", "unreadable: " + printable(err.Error())}
+	}
+	return []string{path, "datatype", printable(t.DType().String())}
+}

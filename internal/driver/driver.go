@@ -173,7 +173,8 @@ type Link struct {
 	Node   Node   // the target of a hard link: *Group, *Dataset or *Pending
 }
 
-// Node is a *Group, a *Dataset, or a *Pending that loads one of them.
+// Node is a *Group, a *Dataset, a *Datatype, or a *Pending that loads one
+// of them.
 type Node interface{ node() }
 
 // Group is a group as a driver opened it.
@@ -282,6 +283,10 @@ type Dataset struct {
 	// Ref is the kind of reference the elements are; NoRef for other
 	// datasets and for untyped object arrays (NoRefs).
 	Ref RefKind
+	// NamedType is the path of the committed (named) datatype the
+	// dataset's elements are, as h5py's get_type().committed(); "" for a
+	// type of its own, and for formats with no committed types.
+	NamedType string
 	// Err says why the dataset cannot be read; Storage is then nil.
 	Err error
 	// Storage gives the engine's view of the stored elements.
@@ -289,6 +294,19 @@ type Dataset struct {
 }
 
 func (*Dataset) node() {}
+
+// Datatype is an HDF5 committed (named) datatype: an object of its own that
+// holds a type (h5py's h5py.Datatype), with attributes and no data.
+type Datatype struct {
+	// Attrs holds the attribute values (see Group.Attrs).
+	Attrs map[string]any
+	// DType is the type's numpy dtype; Err says why there is none.
+	DType zarrmeta.DType
+	// Err says why the type has no numpy dtype.
+	Err error
+}
+
+func (*Datatype) node() {}
 
 // StringInfo says how a dataset's strings are stored.
 type StringInfo struct {

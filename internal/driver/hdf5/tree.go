@@ -87,9 +87,8 @@ func (f finder) Find(ctx context.Context, _, name string) (driver.Link, bool, er
 	return f.b.link(f.hg, f.path, l), true, nil
 }
 
-// member reads the object a hard link leads to. A committed datatype is not
-// a group or a dataset: h5py lists it, but it holds no data, so it is left
-// out of the tree (nil).
+// member reads the object a hard link leads to: a group, a dataset or a
+// committed datatype.
 func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string) (driver.Node, error) {
 	obj, err := hg.Lookup(ctx, name)
 	if err != nil {
@@ -100,6 +99,16 @@ func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string)
 		return b.group(o, path), nil
 	case *hdf5.Dataset:
 		return b.dataset(ctx, o, path, true)
+	case *hdf5.NamedType:
+		attrs, err := attributes(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		dt, err := numpyDType(o.Type)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return &driver.Datatype{Attrs: attrs, DType: dt, Err: err}, nil
 	}
 	return nil, nil
 }
@@ -206,6 +215,12 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 		var err error
 		if d.Attrs, err = attributes(ctx, hd); err != nil {
 			return nil, err
+		}
+	}
+	if addr := hd.Datatype().Committed; addr != 0 {
+		// The committed type's path; a type no hard link reaches has none.
+		if d.NamedType, _ = b.hf.PathOf(ctx, addr); d.NamedType == "" {
+			d.NamedType = fmt.Sprintf("<committed datatype at %d>", addr)
 		}
 	}
 	st, err := newStorage(b.hf, hd, path)
