@@ -148,6 +148,12 @@ func references(v any) any {
 		for i := range x {
 			x[i] = references(x[i])
 		}
+	case []driver.Ref: // an array member of references
+		out := make([]Reference, len(x))
+		for i, r := range x {
+			out[i] = Reference{Path: r.Path}
+		}
+		return out
 	}
 	return v
 }
