@@ -23,8 +23,23 @@
 // type lindi cannot inline, or whose data this reader cannot read (virtual
 // datasets, external raw data, scaleoffset) becomes an _EXTERNAL_ARRAY_LINK
 // instead of an error; h5py's complex numbers become zarr's complex dtypes
-// (lindi refuses them); attributes lindi refuses (compounds, opaque, empty,
-// region references) are left out; external links are left out.
+// (lindi refuses them); opaque data and h5py's datetime64/timedelta64
+// (opaque types tagged "NUMPY:<M8[s]") keep their numpy dtype (|V n, <M8[s])
+// and are inlined or referenced like numbers; external links are left out.
+//
+// What h5py reads and lindi cannot write is kept in a form lindi-go reads
+// back (Python lindi cannot read these; it raises on such an attribute): a
+// dataset with a null dataspace (h5py.Empty) is an array of shape [0] marked
+// {"_EMPTY": true} (zarrmeta.AttrEmpty); an attribute with a null dataspace
+// is JSON null; a compound attribute is a JSON object of its members (a list
+// of them for an array). Opaque and region reference attributes are left
+// out. _COMPOUND_DTYPE holds no offsets, so an inlined compound with
+// padding is repacked (its members in order, no padding: the values are
+// h5py's, the itemsize is not), as lindi's is; a compound it cannot name
+// (nested compounds, array members) stays in the HDF5 file, an
+// _EXTERNAL_ARRAY_LINK whose .zarray dtype is the compound's numpy dtype
+// (padding and subarrays included). Committed datatypes have no Zarr form
+// and are left out, as lindi leaves them; their datasets keep the dtype.
 //
 // WriteFile's refs name a local file by its absolute path, which Python
 // lindi reads; RelativeRefs names one beside the output "./NAME", which only
