@@ -313,6 +313,9 @@ func (t *Datatype) parseEnum(d *fileio.Decoder, bits uint32, depth int) error {
 	if base.Class != ClassFixed && base.Class != ClassBitfield {
 		return fmt.Errorf("%w: enum over %s base", ErrFormat, base.Class)
 	}
+	if base.Size != t.Size {
+		return fmt.Errorf("%w: %d-byte enum over a %d-byte base", ErrFormat, t.Size, base.Size)
+	}
 	if n > d.Len() {
 		return fmt.Errorf("%w: %d enum members in %d bytes", ErrFormat, n, d.Len())
 	}

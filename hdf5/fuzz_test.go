@@ -2,9 +2,14 @@ package hdf5
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // FuzzOpen feeds mutated file images to Open and walks whatever opens:
@@ -59,6 +64,36 @@ func FuzzMessages(f *testing.F) {
 			}
 		}
 	}
+	// The corners h5py writes: padded and nested compounds, array members,
+	// opaque types with its NUMPY: tags, null dataspaces.
+	for _, name := range []string{"padded.h5", "arrayfields.h5", "opaque.h5", "null.h5", "committed.h5"} {
+		b, err := os.ReadFile(filepath.Join("../testdata/corners", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		file := openBytes(f, name, b)
+		root, err := file.Lookup(ctx, "/")
+		if err != nil {
+			f.Fatal(err)
+		}
+		links, err := root.(*Group).Members(ctx)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, l := range append(links, Link{Name: "."}) {
+			obj, err := file.Lookup(ctx, "/"+l.Name)
+			if err != nil {
+				continue
+			}
+			h, err := file.header(ctx, obj.Addr())
+			if err != nil {
+				f.Fatal(err)
+			}
+			for _, m := range h.msgs {
+				f.Add(append([]byte{byte(m.typ)}, m.body...))
+			}
+		}
+	}
 	sizes := fileio.Sizes{OffsetSize: 8, LengthSize: 8}
 	file := openBytes(f, "fixture.h5", readFixture(f, "fixture.h5"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -71,7 +106,7 @@ func FuzzMessages(f *testing.F) {
 			_, _ = parseDataspace(body, sizes)
 		case msgDatatype:
 			if dt, err := parseDatatype(fileio.NewDecoder(body, sizes), 0); err == nil {
-				_, _ = dt.NumpyDescr()
+				checkDescr(t, dt)
 				_ = dt.IsBool()
 			}
 		case msgFill:
@@ -90,4 +125,33 @@ func FuzzMessages(f *testing.F) {
 			_, _ = parseAttrInfo(body, sizes)
 		}
 	})
+}
+
+// checkDescr checks that a type's numpy dtype, when it has one, is one
+// zarrmeta reads, of the type's size (padding included) unless its elements
+// are objects.
+func checkDescr(t *testing.T, dt *Datatype) {
+	descr, err := dt.NumpyDescr()
+	if err != nil {
+		return
+	}
+	raw := json.RawMessage(descr)
+	if descr[0] != '[' {
+		raw, _ = json.Marshal(descr)
+	}
+	d, err := zarrmeta.ParseDType(raw)
+	if err != nil {
+		for _, bound := range []string{"larger than", "too large", "deeper than", "item size"} {
+			if strings.Contains(err.Error(), bound) {
+				return // zarrmeta's bounds (sizes, nesting, 3-byte integers), narrower than HDF5's
+			}
+		}
+		t.Fatalf("descr %s of a %s type: %v", descr, dt.Class, err)
+	}
+	if d.Kind != zarrmeta.KindObject && d.Kind != zarrmeta.KindStruct && d.Size != int(dt.Size) {
+		t.Fatalf("descr %s has %d bytes, the %s type %d", descr, d.Size, dt.Class, dt.Size)
+	}
+	if d.Kind == zarrmeta.KindStruct && !strings.Contains(descr, "|O") && d.Size != int(dt.Size) {
+		t.Fatalf("descr %s has %d bytes, the compound %d", descr, d.Size, dt.Size)
+	}
 }

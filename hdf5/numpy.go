@@ -84,9 +84,20 @@ func (t *Datatype) order() string {
 }
 
 func (t *Datatype) compoundDescr() (any, error) {
+	if len(t.Fields) == 0 {
+		return nil, fmt.Errorf("%w: numpy dtype of a compound with no members", ErrUnsupported)
+	}
 	list := make([]any, 0, len(t.Fields))
 	var next uint32
+	seen := make(map[string]bool, len(t.Fields))
 	for _, f := range t.Fields {
+		if f.Name == "" {
+			return nil, fmt.Errorf("%w: numpy dtype of a compound member with no name", ErrUnsupported)
+		}
+		if seen[f.Name] {
+			return nil, fmt.Errorf("%w: compound members share the name %q", ErrFormat, f.Name)
+		}
+		seen[f.Name] = true
 		if f.Offset < next {
 			return nil, fmt.Errorf("%w: numpy dtype of compound member %q at offset %d, before the end of the one before (%d)",
 				ErrUnsupported, f.Name, f.Offset, next)

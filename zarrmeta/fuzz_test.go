@@ -112,6 +112,7 @@ func FuzzParseDType(f *testing.F) {
 func FuzzParseAttrs(f *testing.F) {
 	seedDocs(f, ".zattrs")
 	f.Add([]byte(`{"a": [NaN, Infinity, -Infinity, "NaN", 1e400, 18446744073709551615, -0.0, "\u00e9"], "_SCALAR": false}`))
+	f.Add([]byte(`{"_EMPTY": true, "v": {"myMajor": 1, "n": null}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		depth := bytes.Count(b, []byte("[")) + bytes.Count(b, []byte("{"))
 		if json.Valid(b) && depth < maxJSONDepth {
@@ -137,6 +138,9 @@ func FuzzParseAttrs(f *testing.F) {
 			t.Fatalf("MarshalJSON: %v", err)
 		}
 		again, err := ParseAttrs(out)
+		if err == nil && again.Empty() != a.Empty() {
+			t.Fatalf("_EMPTY %v, after a round trip %v", a.Empty(), again.Empty())
+		}
 		if err != nil || !slices.Equal(again.Names(), names) {
 			t.Fatalf("re-parse of %s: %v", out, err)
 		}
