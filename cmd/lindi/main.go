@@ -12,6 +12,7 @@
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
 //	lindi rm FILE PATH
 //	lindi compact FILE
+//	lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] (--basedir DIR | FILE_OR_URL…)
 //	lindi --version
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
@@ -77,6 +78,8 @@ const usage = `usage:
                                    delete an attribute
   lindi rm FILE PATH               delete a group, dataset or link
   lindi compact FILE               reclaim the space of rewritten and deleted chunks (.lindi.tar, .lindi.d)
+  lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] (--basedir DIR | FILE_OR_URL…)
+                                   serve files over h5grove's API, with the h5web viewer at /
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi bench write [-mb N] [-dir DIR]
                                    measure writing a noisy int16 dataset into a .lindi.tar
@@ -157,6 +160,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdRm(ctx, args[1:])
 	case "compact":
 		return cmdCompact(ctx, args[1:])
+	case "serve":
+		return cmdServe(ctx, args[1:], stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return &helpRequest{text: commandUsage(ctx, args[1])}
