@@ -186,6 +186,9 @@ func (s *Server) fail(w http.ResponseWriter, req *request, err error) {
 	if d, ok := s.src.(Dir); ok {
 		msg = strings.ReplaceAll(msg, string(d), "")
 	}
+	if errors.Is(err, ErrNoFile) {
+		msg = "File not found: " + msg // the phrase h5web looks for
+	}
 	writeError(w, statusOf(err), msg)
 }
 

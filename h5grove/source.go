@@ -38,7 +38,7 @@ func (d Dir) Locate(name string) (string, error) {
 		return "", fmt.Errorf("%w: no file named", ErrNoFile)
 	}
 	if strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
-		return "", fmt.Errorf("%w: %q is absolute", ErrForbidden, name)
+		return "", fmt.Errorf("%w: an absolute path", ErrForbidden)
 	}
 	clean := filepath.Clean(filepath.FromSlash(name))
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
