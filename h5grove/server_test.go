@@ -134,7 +134,9 @@ func TestLimit(t *testing.T) {
 // refusals of non-numeric data.
 func TestFormats(t *testing.T) {
 	ts := serve(t, Dir(conformance))
-	q := func(kv ...string) answer { return get(t, ts, "/data", append([]string{"file", "fixture.h5"}, kv...)...) }
+	q := func(kv ...string) answer {
+		return get(t, ts, "/data", append([]string{"file", "fixture.h5"}, kv...)...)
+	}
 
 	a := q("path", "/misc/u1", "selection", "0:2, 0:3", "format", "csv")
 	if string(a.body) != "6.900000000000000000e+01,1.100000000000000000e+02,2.350000000000000000e+02\n1.230000000000000000e+02,4.900000000000000000e+01,2.150000000000000000e+02\n" {
