@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/internal/npy"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -233,32 +233,18 @@ func npyDescr(dt zarrmeta.DType) string {
 	return n.String()
 }
 
-// writeNpy writes the array as a .npy file (format 1.0).
+// writeNpy writes the array as a .npy file.
 func writeNpy(w http.ResponseWriter, a *h5.Array, shape []int) error {
-	dims := make([]string, len(shape))
-	for i, n := range shape {
-		dims[i] = strconv.Itoa(n)
-	}
-	tuple := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		tuple += ","
-	}
-	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", npyDescr(a.DType), tuple)
-	pad := 64 - (10+len(header)+1)%64
-	if pad == 64 {
-		pad = 0
-	}
-	header += strings.Repeat(" ", pad) + "\n"
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", `attachment; filename="data.npy"`)
-	w.Header().Set("Content-Length", fmt.Sprint(10+len(header)+len(a.Data)))
-	var pre [10]byte
-	copy(pre[:], "\x93NUMPY\x01\x00")
-	binary.LittleEndian.PutUint16(pre[8:], uint16(len(header)))
-	w.Write(pre[:])
-	io.WriteString(w, header)
-	_, err := w.Write(a.Data)
-	return err
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if _, err := npy.WriteHeader(bw, npyDescr(a.DType), false, shape); err != nil {
+		return err
+	}
+	if _, err := bw.Write(a.Data); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // writeCSV writes a 1-D or 2-D array as numpy's savetxt does: one row a

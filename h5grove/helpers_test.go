@@ -93,9 +93,9 @@ func loadExpected(t *testing.T) map[string]any {
 	return e
 }
 
-// npy is a decoded .npy file: its values as float64 (NaN kept), its shape
+// npyFile is a decoded .npy file: its values as float64 (NaN kept), its shape
 // and typestr.
-type npy struct {
+type npyFile struct {
 	descr  string
 	shape  []int
 	values []float64
@@ -103,7 +103,7 @@ type npy struct {
 
 var npyHeader = regexp.MustCompile(`'descr': '([^']+)', 'fortran_order': (False|True), 'shape': \(([^)]*)\)`)
 
-func readNpy(b []byte) (*npy, error) {
+func readNpy(b []byte) (*npyFile, error) {
 	if len(b) < 10 || string(b[:6]) != "\x93NUMPY" {
 		return nil, fmt.Errorf("not a .npy file")
 	}
@@ -117,7 +117,7 @@ func readNpy(b []byte) (*npy, error) {
 	if m == nil {
 		return nil, fmt.Errorf("header %q", b[start:start+hlen])
 	}
-	n := &npy{descr: m[1], shape: []int{}}
+	n := &npyFile{descr: m[1], shape: []int{}}
 	for _, d := range strings.Split(m[3], ",") {
 		if d = strings.TrimSpace(d); d != "" {
 			v, _ := strconv.Atoi(d)
