@@ -12,6 +12,8 @@
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
 //	lindi rm FILE PATH
 //	lindi compact FILE
+//	lindi plot [-o OUT.png] FILE DATASET [SELECTION]
+//	lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] (--basedir DIR | FILE_OR_URL…)
 //	lindi --version
 //
 // FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
@@ -77,6 +79,10 @@ const usage = `usage:
                                    delete an attribute
   lindi rm FILE PATH               delete a group, dataset or link
   lindi compact FILE               reclaim the space of rewritten and deleted chunks (.lindi.tar, .lindi.d)
+  lindi plot [-o OUT.png] FILE DATASET [SELECTION]
+                                   draw a 1-D or 2-D selection as lines or an image (NWB series against time)
+  lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] (--basedir DIR | FILE_OR_URL…)
+                                   serve files over h5grove's API, with the h5web viewer at /
   lindi bench [flags]              measure parallel remote reads against a simulated network
   lindi bench write [-mb N] [-dir DIR]
                                    measure writing a noisy int16 dataset into a .lindi.tar
@@ -157,6 +163,10 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdRm(ctx, args[1:])
 	case "compact":
 		return cmdCompact(ctx, args[1:])
+	case "serve":
+		return cmdServe(ctx, args[1:], stderr)
+	case "plot":
+		return cmdPlot(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return &helpRequest{text: commandUsage(ctx, args[1])}

@@ -16,9 +16,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/lindigo/lindi/nwb"
+	"github.com/lindigo/lindi/quicklook"
 )
 
 func main() {
@@ -52,7 +52,7 @@ func run(ctx context.Context, file, out string, bin float64) error {
 	if err != nil {
 		return err
 	}
-	return writePNG(out, raster, rate)
+	return quicklook.SavePNG(out, 8*vg.Inch, 6*vg.Inch, raster, rate)
 }
 
 // figures builds the raster (a tick per spike, a row per unit) and the
@@ -101,27 +101,4 @@ type tick struct{}
 
 func (tick) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.StrokeLine2(draw.LineStyle{Color: sty.Color, Width: vg.Points(1)}, pt.X, pt.Y-sty.Radius, pt.X, pt.Y+sty.Radius)
-}
-
-// writePNG stacks the plots in one 8×6 inch PNG.
-func writePNG(out string, plots ...*plot.Plot) error {
-	img := vgimg.New(8*vg.Inch, 6*vg.Inch)
-	dc := draw.New(img)
-	rows := make([][]*plot.Plot, len(plots))
-	for i, p := range plots {
-		rows[i] = []*plot.Plot{p}
-	}
-	canvases := plot.Align(rows, draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Points(8)}, dc)
-	for i, p := range plots {
-		p.Draw(canvases[i][0])
-	}
-	w, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
 }

@@ -17,10 +17,10 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/dsp/window"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/lindigo/lindi/nwb"
+	"github.com/lindigo/lindi/quicklook"
 )
 
 func main() {
@@ -67,21 +67,21 @@ func run(ctx context.Context, file, series, out string, channel, start, n int) e
 	for i := range x {
 		x[i] = block.Data[i*block.Shape[1]+channel]
 	}
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s channel %d, samples %d–%d", series, channel, start, start+n)
-	p.X.Label.Text = "frequency (Hz)"
 	unit := ts.Unit()
 	if unit == "" {
 		unit = "unit" // the file does not say
 	}
-	p.Y.Label.Text = fmt.Sprintf("power (%s²/Hz)", unit)
-	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
-	line, err := plotter.NewLine(spectrum(x, rate))
+	freq, power := spectrum(x, rate)
+	p, err := quicklook.Lines(freq, []quicklook.Series{{Y: power}}, quicklook.Labels{
+		Title: fmt.Sprintf("%s channel %d, samples %d–%d", series, channel, start, start+n),
+		X:     "frequency (Hz)",
+		Y:     fmt.Sprintf("power (%s²/Hz)", unit),
+	})
 	if err != nil {
 		return err
 	}
-	p.Add(line)
-	return p.Save(8*vg.Inch, 4*vg.Inch, out)
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
+	return quicklook.SavePNG(out, 8*vg.Inch, 4*vg.Inch, p)
 }
 
 // sampleRate is the series' rate, or the mean rate of the block's timestamps.
@@ -101,7 +101,7 @@ func sampleRate(ctx context.Context, ts *nwb.TimeSeries, start, n int) (float64,
 
 // spectrum is the one-sided power spectral density of x (mean removed, Hann
 // window), without the zero-frequency bin so that a log axis can show it.
-func spectrum(x []float64, rate float64) plotter.XYs {
+func spectrum(x []float64, rate float64) (freq, power []float64) {
 	mean := 0.0
 	for _, v := range x {
 		mean += v / float64(len(x))
@@ -117,10 +117,10 @@ func spectrum(x []float64, rate float64) plotter.XYs {
 		x[i] = (v - mean) * w[i]
 	}
 	coef := fourier.NewFFT(len(x)).Coefficients(nil, x)
-	out := make(plotter.XYs, 0, len(coef)-1)
 	for k := 1; k < len(coef); k++ {
 		psd := 2 * math.Pow(cmplx.Abs(coef[k]), 2) / (rate * norm)
-		out = append(out, plotter.XY{X: float64(k) * rate / float64(len(x)), Y: max(psd, math.SmallestNonzeroFloat64)})
+		freq = append(freq, float64(k)*rate/float64(len(x)))
+		power = append(power, max(psd, math.SmallestNonzeroFloat64))
 	}
-	return out
+	return freq, power
 }

@@ -29,14 +29,14 @@ func TestSpectrumPeak(t *testing.T) {
 	for i := range x {
 		x[i] = math.Sin(2 * math.Pi * freq * float64(i) / rate)
 	}
-	s := spectrum(x, rate)
+	f, p := spectrum(x, rate)
 	best := 0
-	for i := range s {
-		if s[i].Y > s[best].Y {
+	for i := range p {
+		if p[i] > p[best] {
 			best = i
 		}
 	}
-	if s[best].X != freq {
-		t.Errorf("peak at %v Hz, want %v", s[best].X, freq)
+	if f[best] != freq {
+		t.Errorf("peak at %v Hz, want %v", f[best], freq)
 	}
 }

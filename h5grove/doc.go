@@ -1,0 +1,26 @@
+// Package h5grove serves files that h5 reads over h5grove's HTTP API, so that
+// h5web (the React viewer of myHDF5 and JupyterLab) browses them: LINDI JSON,
+// tar and directories, Zarr v2 and v3, hdmf-zarr and HDF5, local or remote.
+//
+// The API is the one h5grove's documentation (docs/api.md, docs/_static/api.yaml
+// in silx-kit/h5grove) describes: "/" answers "ok"; /attr, /data, /meta, /paths
+// and /stats take the query parameters file, path, attr_keys, selection,
+// format (json, bin, csv, npy, tiff), dtype (origin, safe), flatten and
+// resolve_links, and answer with the same JSON shapes. Errors are a JSON
+// object {"message": …} with status 403 (a file outside the served ones),
+// 404 (no such file or path), 405 (a method other than GET, HEAD or OPTIONS),
+// 413 (a response over the size limit), 422 (a bad query argument, or an
+// entity of the wrong kind for the endpoint) or 500. A browser asking for
+// "/" (Accept: text/html) gets the h5web page embedded in this package,
+// configured to call the same server.
+//
+// Where h5py and h5 differ the answers differ in the same way: attribute
+// types are those h5's Attrs give (every integer int64, every float
+// float64), a dataset's filters are its codecs, and /data with format=bin
+// sends a big-endian dataset's elements in the stored order as h5py does.
+//
+// A Server is safe for concurrent use; its open files are shared by requests
+// and closed by Close. Which files it serves is a Source: Dir (every file
+// under a directory, found at request time, none outside it) or Files (a
+// fixed list of names). Locate errors wrap ErrForbidden or ErrNoFile.
+package h5grove
