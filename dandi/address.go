@@ -44,7 +44,7 @@ func ParseAddress(s string) (Address, error) {
 func (r registry) parse(s string) (Address, error) {
 	a, err := r.parseAny(s)
 	if err != nil {
-		return Address{}, fmt.Errorf("dandi: address %s: %w", source.Redact(s), err)
+		return Address{}, fmt.Errorf("dandi: address %q: %w", source.Redact(s), err)
 	}
 	return a, nil
 }
@@ -53,7 +53,11 @@ func (r registry) parseAny(s string) (Address, error) {
 	scheme, _ := source.Scheme(s)
 	switch scheme {
 	case "dandi":
-		return r.parseDandi(s[len("dandi://"):])
+		rest, ok := strings.CutPrefix(s[len("dandi:"):], "//")
+		if !ok {
+			return Address{}, fmt.Errorf("want dandi://INSTANCE/DANDISET[@VERSION][/PATH]")
+		}
+		return r.parseDandi(rest)
 	case "http", "https":
 		u, err := url.Parse(s)
 		if err != nil {
@@ -65,7 +69,7 @@ func (r registry) parseAny(s string) (Address, error) {
 		if inst, ok := r.byWeb(u); ok {
 			return parseWeb(inst, u)
 		}
-		return Address{}, fmt.Errorf("%s is not the API or web site of a known DANDI instance", u.Host)
+		return Address{}, fmt.Errorf("%q is not the API or web site of a known DANDI instance", u.Host)
 	}
 	return Address{}, fmt.Errorf("not a dandi:// address or a DANDI URL")
 }
@@ -108,7 +112,7 @@ func parseAPI(inst Instance, rest string, q url.Values) (Address, error) {
 		a.AssetID = seg[1]
 		return a, checkAssetID(a.AssetID)
 	case seg[0] != "dandisets" || len(seg) < 2:
-		return a, fmt.Errorf("API path /%s names no dandiset or asset", rest)
+		return a, fmt.Errorf("API path %q names no dandiset or asset", "/"+rest)
 	}
 	a.Dandiset, a.Version = seg[1], DefaultVersion
 	switch {
@@ -125,10 +129,10 @@ func parseAPI(inst Instance, rest string, q url.Values) (Address, error) {
 				return a, err
 			}
 		default:
-			return a, fmt.Errorf("API path /%s is not a version's assets", rest)
+			return a, fmt.Errorf("API path %q is not a version's assets", "/"+rest)
 		}
 	default:
-		return a, fmt.Errorf("API path /%s is not a dandiset's version", rest)
+		return a, fmt.Errorf("API path %q is not a dandiset's version", "/"+rest)
 	}
 	return a, a.check()
 }
@@ -146,7 +150,7 @@ func parseWeb(inst Instance, u *url.URL) (Address, error) {
 	}
 	seg := strings.Split(strings.Trim(p, "/"), "/")
 	if len(seg) < 2 || seg[0] != "dandiset" {
-		return Address{}, fmt.Errorf("web page %s is not a dandiset's", p)
+		return Address{}, fmt.Errorf("web page %q is not a dandiset's", p)
 	}
 	a := Address{Instance: inst.Name, APIURL: inst.API, Dandiset: seg[1], Version: DefaultVersion}
 	seg = seg[2:]
@@ -159,7 +163,7 @@ func parseWeb(inst Instance, u *url.URL) (Address, error) {
 			a.Path = loc + "/"
 		}
 	case len(seg) != 0:
-		return Address{}, fmt.Errorf("web page %s is not a dandiset's files", p)
+		return Address{}, fmt.Errorf("web page %q is not a dandiset's files", p)
 	}
 	return a, a.check()
 }

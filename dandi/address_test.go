@@ -70,7 +70,7 @@ func TestParseAddressErrors(t *testing.T) {
 		{"dandi://dandi/000409/a//b", `segment`},
 		{"dandi://dandi/000409/a\x01b", `control`},
 		{"dandi://dandi/", `dandiset ID ""`},
-		{"https://example.org/dandiset/000409", `example.org is not`},
+		{"https://example.org/dandiset/000409", `"example.org" is not`},
 		{"https://api.dandiarchive.org/api/assets/xyz/", `not a UUID`},
 		{"https://api.dandiarchive.org/api/zarr/abc/", `names no dandiset`},
 		{"https://dandiarchive.org/about", `not a dandiset's`},

@@ -184,3 +184,14 @@ func (c *config) sleep(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// ClearCache forgets the API answers and listed assets this process keeps,
+// so that the next requests see the archive as it is now (a long-running
+// service, a benchmark's cold runs).
+func ClearCache() {
+	responses.Lock()
+	clear(responses.m)
+	responses.bytes = 0
+	responses.Unlock()
+	listed.Clear()
+}

@@ -113,19 +113,19 @@ func (r *registry) add(name, api string) error {
 
 func checkInstance(name, api string) (Instance, error) {
 	name = canonical(name)
-	if name == "" || strings.ContainsAny(name, "/:@ \t") {
-		return Instance{}, fmt.Errorf("instance name %q: want letters, digits and '-'", name)
+	if name == "" || strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
+		return Instance{}, fmt.Errorf("instance name %q: want letters, digits, '-', '_' and '.'", name)
 	}
 	u, err := url.Parse(api)
 	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return Instance{}, fmt.Errorf("instance %s: API URL %q: not an http(s) URL without query or credentials", name, source.Redact(api))
+		return Instance{}, fmt.Errorf("instance %q: API URL %q: not an http(s) URL without query or credentials", name, source.Redact(api))
 	}
 	loop := source.IsLoopback(u.Hostname())
 	switch {
 	case u.Scheme != "https" && !(u.Scheme == "http" && loop):
-		return Instance{}, fmt.Errorf("instance %s: API URL %s: must be https, or http to a loopback host", name, api)
+		return Instance{}, fmt.Errorf("instance %s: API URL %q: must be https, or http to a loopback host", name, api)
 	case !loop && name != "dandi-api-local-docker-tests" && isPublic(name):
-		return Instance{}, fmt.Errorf("instance %s: a public instance may only be moved to a loopback host, not %s", name, u.Host)
+		return Instance{}, fmt.Errorf("instance %s: a public instance may only be moved to a loopback host, not %q", name, u.Host)
 	}
 	return Instance{Name: name, API: strings.TrimSuffix(api, "/")}, nil
 }

@@ -1,12 +1,14 @@
 package dandi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -67,8 +69,9 @@ func checkRefs(doc []byte, allowed []string) error {
 		return errors.New("it generates refs (gen)")
 	}
 	ok := func(u string) error {
-		for name, v := range d.Templates {
-			u = strings.ReplaceAll(u, "{{"+name+"}}", v)
+		u, err := substitute(u, d.Templates)
+		if err != nil {
+			return err
 		}
 		if !slices.Contains(allowed, u) {
 			return fmt.Errorf("a ref points at %q, not the asset's blob", u)
@@ -84,27 +87,66 @@ func checkRefs(doc []byte, allowed []string) error {
 }
 
 func checkRef(key string, raw json.RawMessage, ok func(string) error) error {
-	t := strings.TrimLeft(string(raw), " \t\r\n")
+	t := bytes.TrimLeft(raw, " \t\r\n")
 	switch {
-	case strings.HasPrefix(t, "["):
-		var ref []json.RawMessage
-		if err := json.Unmarshal(raw, &ref); err != nil || len(ref) == 0 {
-			return fmt.Errorf("ref %q is not [url, offset, length]", key)
-		}
-		var u string
-		if err := json.Unmarshal(ref[0], &u); err != nil {
-			return fmt.Errorf("ref %q has no URL", key)
+	case len(t) > 0 && t[0] == '[':
+		u, err := firstString(t[1:])
+		if err != nil {
+			return fmt.Errorf("ref %q is not [url, offset, length]: %v", key, err)
 		}
 		return ok(u)
-	case strings.HasPrefix(t, "{"):
-		return checkLink(key, raw, ok)
-	case strings.HasPrefix(t, `"`) && strings.HasSuffix(key, ".zattrs"):
+	case len(t) > 0 && t[0] == '{':
+		if mayLink(t) {
+			return checkLink(key, raw, ok)
+		}
+	case len(t) > 0 && t[0] == '"' && strings.HasSuffix(key, ".zattrs"):
 		var s string
-		if json.Unmarshal(raw, &s) == nil && strings.Contains(s, "_EXTERNAL_ARRAY_LINK") {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return fmt.Errorf("ref %q: %v", key, err)
+		}
+		if strings.HasPrefix(strings.TrimSpace(s), "{") && mayLink([]byte(s)) {
 			return checkLink(key, json.RawMessage(s), ok)
 		}
 	}
 	return nil
+}
+
+// mayLink reports whether a JSON object may hold an _EXTERNAL_ARRAY_LINK:
+// it names one in any case, or has escapes that could spell one. Most
+// objects (a group's attributes) are passed over without decoding.
+func mayLink(obj []byte) bool {
+	return bytes.Contains(obj, []byte(`\u`)) || bytes.Contains(bytes.ToLower(obj), []byte("_external_array_link"))
+}
+
+// firstString reads the string that starts the rest of a JSON array, b
+// (after its "["): quickly when it has no escapes.
+func firstString(b []byte) (string, error) {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 || b[0] != '"' {
+		return "", errors.New("no URL first")
+	}
+	end := bytes.IndexByte(b[1:], '"')
+	if end >= 0 && bytes.IndexByte(b[1:end+1], '\\') < 0 {
+		s := b[1 : end+1]
+		for _, c := range s {
+			if c < 0x20 {
+				return "", errors.New("control character in URL")
+			}
+		}
+		if !utf8.Valid(s) {
+			return "", errors.New("invalid UTF-8 in URL")
+		}
+		return string(s), nil
+	}
+	var ref []json.RawMessage
+	if err := json.Unmarshal(append([]byte("["), b...), &ref); err != nil || len(ref) == 0 {
+		return "", errors.New("not an array")
+	}
+	var u string
+	if err := json.Unmarshal(ref[0], &u); err != nil {
+		return "", errors.New("no URL first")
+	}
+	return u, nil
 }
 
 // checkLink checks the _EXTERNAL_ARRAY_LINK of an attributes object.
@@ -121,4 +163,24 @@ func checkLink(key string, raw json.RawMessage, ok func(string) error) error {
 		return ok(attrs.Link.URL)
 	}
 	return nil
+}
+
+// substitute expands the templates of u as package store does: one level,
+// every name defined.
+func substitute(u string, tmpl map[string]string) (string, error) {
+	for {
+		i := strings.Index(u, "{{")
+		if i < 0 {
+			return u, nil
+		}
+		j := strings.Index(u[i:], "}}")
+		if j < 0 {
+			return "", fmt.Errorf("unterminated template in %q", u)
+		}
+		val, ok := tmpl[u[i+2:i+j]]
+		if !ok || strings.Contains(val, "{{") {
+			return "", fmt.Errorf("template %q undefined or nested", u[i:i+j+2])
+		}
+		u = u[:i] + val + u[i+j+2:]
+	}
 }

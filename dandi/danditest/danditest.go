@@ -56,6 +56,11 @@ type Asset struct {
 	// Precomputed is the precomputed service's LINDI file of the asset, with
 	// BlobURL and DownloadURL standing for its URLs; nil answers 404.
 	Precomputed []byte
+	// URL, when set, is where a blob is served instead of the bucket (a
+	// benchmark's latency server): /download/ redirects there and
+	// contentUrl lists it. Size is then its size; Data is not used.
+	URL  string
+	Size int64
 }
 
 // Dandiset is a dandiset of the stand-in archive.
@@ -72,6 +77,9 @@ type Server struct {
 	S3          *httptest.Server // serves /blobs/… and /zarr/…
 	Precomputed *httptest.Server // serves /INSTANCE/dandisets/ID/assets/ASSET_ID/nwb.lindi.json
 	PageSize    int              // the most assets a page holds (DefaultPageSize)
+	// Latency delays every answer of the three servers (for benchmarks);
+	// set it before the first request.
+	Latency time.Duration
 
 	sets    map[string]*Dandiset
 	assets  map[string]*stored // by asset ID
@@ -101,9 +109,9 @@ func New(tb testing.TB, sets ...Dandiset) *Server {
 			s.store(d, v, as)
 		}
 	}
-	s.API = httptest.NewServer(http.HandlerFunc(s.serveAPI))
-	s.S3 = httptest.NewServer(http.HandlerFunc(s.serveS3))
-	s.Precomputed = httptest.NewServer(http.HandlerFunc(s.servePrecomputed))
+	s.API = httptest.NewServer(s.slow(s.serveAPI))
+	s.S3 = httptest.NewServer(s.slow(s.serveS3))
+	s.Precomputed = httptest.NewServer(s.slow(s.servePrecomputed))
 	tb.Cleanup(func() { s.API.Close(); s.S3.Close(); s.Precomputed.Close() })
 	return s
 }
@@ -114,9 +122,23 @@ func (s *Server) store(d *Dandiset, version string, as []Asset) {
 		if a.Zarr != nil {
 			st.zarr = uuid("zarr", d.ID, version, a.Path)
 		} else {
-			st.blob = uuid("blob", string(a.Data))
+			st.blob = uuid("blob", a.URL, string(a.Data))
 		}
 		s.assets[st.id] = st
+	}
+}
+
+// slow delays h's answers by Latency.
+func (s *Server) slow(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.Latency > 0 {
+			select {
+			case <-time.After(s.Latency):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		h(w, r)
 	}
 }
 
@@ -171,6 +193,14 @@ func (s *Server) Leaked() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.leaked)
+}
+
+// s3URL is where the asset's bytes are: the bucket's or Asset.URL.
+func (s *Server) s3URL(st *stored) string {
+	if st.URL != "" {
+		return st.URL
+	}
+	return s.S3.URL + st.s3Path()
 }
 
 // s3Path is where the bucket serves an asset.
@@ -252,6 +282,10 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request, seg []string
 func (s *Server) download(w http.ResponseWriter, r *http.Request, st *stored) {
 	if st.zarr != "" {
 		notFound(w)
+		return
+	}
+	if st.URL != "" {
+		http.Redirect(w, r, st.URL, http.StatusFound)
 		return
 	}
 	http.Redirect(w, r, s.S3.URL+st.s3Path()+"?X-Amz-Signature="+sign(st.blob), http.StatusFound)
@@ -399,6 +433,9 @@ func (s *Server) entry(st *stored) map[string]any {
 }
 
 func (st *stored) size() int {
+	if st.URL != "" {
+		return int(st.Size)
+	}
 	if st.Zarr == nil {
 		return len(st.Data)
 	}
@@ -425,7 +462,7 @@ func (s *Server) metadata(st *stored) map[string]any {
 		"contentSize":    st.size(),
 		"encodingFormat": format,
 		"digest":         digest,
-		"contentUrl":     []string{s.URL() + "/assets/" + st.id + "/download/", s.S3.URL + st.s3Path()},
+		"contentUrl":     []string{s.URL() + "/assets/" + st.id + "/download/", s.s3URL(st)},
 		"dateModified":   s.time(st),
 		"access":         []any{map[string]any{"schemaKey": "AccessRequirements", "status": "dandi:OpenAccess"}},
 	}
@@ -475,6 +512,7 @@ func (s *Server) serveS3(w http.ResponseWriter, r *http.Request) {
 	for _, st := range s.assets {
 		base := st.s3Path()
 		switch {
+		case st.URL != "":
 		case st.zarr == "" && p == base:
 			if s.sets[st.dandiset].Embargoed && r.URL.Query().Get("X-Amz-Signature") != sign(st.blob) {
 				w.WriteHeader(http.StatusForbidden)
@@ -514,7 +552,7 @@ func (s *Server) servePrecomputed(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	doc := strings.NewReplacer(BlobURL, s.S3.URL+st.s3Path(), DownloadURL, s.URL()+"/assets/"+st.id+"/download/").Replace(string(st.Precomputed))
+	doc := strings.NewReplacer(BlobURL, s.s3URL(st), DownloadURL, s.URL()+"/assets/"+st.id+"/download/").Replace(string(st.Precomputed))
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprint(w, doc)
 }
