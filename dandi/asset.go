@@ -137,8 +137,9 @@ func (c *config) listedKey(a Address) string {
 	return a.APIURL + "\x00" + a.String() + "\x00" + keyTag(c.key(a.Instance))
 }
 
-// defaultPageSize is how many assets a listing page holds.
-const defaultPageSize = 100
+// defaultPageSize is how many assets a listing page asks for: the most
+// the archive gives (it gives fewer if it caps lower).
+const defaultPageSize = 1000
 
 // Assets yields the assets an address names, lazily, one listing page at a
 // time (following the API's next links): every asset of a dandiset or a

@@ -39,7 +39,11 @@ func locate(ctx context.Context, name string, lc source.LocateConfig) (source.Lo
 	}
 	c, err := newConfig(opts)
 	if err != nil {
-		return source.Location{}, false, err
+		if scheme == "dandi" {
+			return source.Location{}, false, err
+		}
+		// A bad InstancesEnv fails DANDI addresses, not every URL.
+		return source.Location{}, false, nil
 	}
 	a, err := c.reg.parse(name)
 	if err != nil {

@@ -109,7 +109,7 @@ func WithRetry(r source.Retry) Option {
 }
 
 // WithPageSize sets how many assets one listing request asks for (default
-// 100; the archive caps it at 1000).
+// 1000; the server may give fewer, and the listing then takes more pages).
 func WithPageSize(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > 1000 {
