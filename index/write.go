@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	_ "github.com/lindigo/lindi/dandi" // locates DANDI addresses
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
@@ -22,12 +23,21 @@ const remotePage = 256 << 10
 // failure leaves no half-written JSON. The refs name a URL as given and a
 // local src by its absolute path, which Python lindi reads too; RelativeRefs
 // names a src in out's directory "./NAME" instead. WithURL overrides either.
+// A DANDI asset's address (dandi://…) is indexed from its blob, whose
+// download URL the refs name.
 func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	o, err := newOptions(opts)
 	if err != nil {
 		return err
 	}
-	s, err := source.Open(ctx, src)
+	// A DANDI address is read at its download URL, never from a
+	// precomputed index: this is what makes one.
+	loc, err := source.Locate(ctx, src, source.WithPrecomputed(""))
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	src = loc.URL
+	s, err := source.Open(ctx, src, loc.Options...)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
@@ -83,7 +93,7 @@ func refName(src, out string, relative bool) (string, error) {
 // NAME.lindi.json beside a local file, or in the working directory for a
 // URL (named after its last path segment).
 func DefaultOutput(src string) string {
-	if store.IsURL(src) {
+	if scheme, _ := source.Scheme(src); store.IsURL(src) || scheme == "dandi" {
 		base := src
 		if i := strings.IndexAny(base, "?#"); i >= 0 {
 			base = base[:i]
