@@ -196,14 +196,26 @@ func writeOutput(a *h5.Array, format, out string, stdout io.Writer) error {
 }
 
 // writeFile runs write on a buffered stdout, or on a temporary file beside
-// out renamed to out once complete: a failure leaves no file behind.
+// out renamed to out once complete: a failure leaves no file behind. An out
+// that exists and is not a regular file (/dev/null, a named pipe, a terminal)
+// is written in place: renaming over it would replace the device.
 func writeFile(out string, stdout io.Writer, write func(io.Writer) error) (err error) {
 	if out == "" {
-		bw := bufio.NewWriterSize(stdout, 1<<16)
-		if err := write(bw); err != nil {
+		return writeBuffered(stdout, write)
+	}
+	if fi, err := os.Stat(out); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f, err := os.OpenFile(out, os.O_WRONLY, 0)
+		if err != nil {
+			return outputError(out, err)
+		}
+		if err := writeBuffered(f, write); err != nil {
+			f.Close()
 			return err
 		}
-		return bw.Flush()
+		if err := f.Close(); err != nil {
+			return outputError(out, err)
+		}
+		return nil
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
@@ -236,6 +248,15 @@ func writeFile(out string, stdout io.Writer, write func(io.Writer) error) (err e
 		return outputError(out, err)
 	}
 	return nil
+}
+
+// writeBuffered runs write on w through a buffer and flushes it.
+func writeBuffered(w io.Writer, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // outputError reports a failure to write the output file out, naming out
