@@ -60,6 +60,7 @@ type options struct {
 	diskDir     string // "" for LINDI_CACHE_DIR's
 	diskBytes   int64
 	diskOff     bool
+	replace     bool // WithReplace
 }
 
 // CacheDirEnv names the environment variable that turns the disk cache on

@@ -7,8 +7,8 @@
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
-//	lindi cp SRC DST
-//	lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
+//	lindi cp [--force] SRC DST
+//	lindi put [--force] [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
 //	lindi rm FILE PATH
 //	lindi compact FILE
@@ -69,9 +69,11 @@ const usage = `usage:
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
   lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
-  lindi cp SRC DST                 make DST (.lindi.json, .lindi.tar or .lindi.d) from any readable SRC, by reference
-  lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
-                                   write a dataset from a .npy file (replacing one at PATH)
+  lindi cp [--force] SRC DST       make DST (.lindi.json, .lindi.tar or .lindi.d) from any readable SRC, by reference
+                                   (--force: replace DST if it exists)
+  lindi put [--force] [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
+                                   write a dataset from a .npy file (replacing one at PATH; FILE is
+                                   created if missing; --force: make FILE anew)
   lindi attr FILE PATH NAME VALUE  set an attribute; VALUE is JSON ('"mV"', 30000.0, [1, 2])
   lindi attr --delete FILE PATH NAME
                                    delete an attribute
