@@ -240,6 +240,10 @@ func TestRowsErrors(t *testing.T) {
 	type wrongLength struct {
 		X [19][3]float64 `nwb:"waveform_mean"`
 	}
+	type duplicate struct {
+		A []float64 `nwb:"spike_times"`
+		B []float64 `nwb:"spike_times,optional"`
+	}
 	cases := []struct {
 		name  string
 		err   error
@@ -258,6 +262,7 @@ func TestRowsErrors(t *testing.T) {
 		{"id into a string", rowsErr[idString](u.Table), h5.ErrType, []string{"ids of /units", "idString.ID"}},
 		{"array length", rowsErr[wrongLength](u.Table), h5.ErrType, []string{"row 0 of /units/waveform_mean", "[19][3]float64"}},
 		{"not a struct", rowsErr[float64](u.Table), h5.ErrType, []string{"struct", "/units"}},
+		{"duplicate tag", rowsErr[duplicate](u.Table), nil, []string{"duplicate.A", "duplicate.B", `"spike_times"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
