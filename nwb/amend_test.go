@@ -201,7 +201,6 @@ func checkAmendment(t *testing.T, ctx context.Context, f *File) {
 		Elec  int            `nwb:"electrode"`
 		Elecs []int          `nwb:"electrodes"`
 		Ref   h5.Reference   `nwb:"ref"`
-		Any   any            `nwb:"hist"`
 		_     map[string]int // unused
 	}
 	rows, err := Rows[score](ctx, tab, 0, 3)
