@@ -1,7 +1,7 @@
 // Command lindi lists and reads datasets of LINDI JSON files, Zarr v2 stores
 // and HDF5 files, local or remote, and writes and amends LINDI files.
 //
-//	lindi ls [-r] [-a] FILE [PATH]
+//	lindi ls [-r] [-a] [-l] FILE [PATH]
 //	lindi info FILE [PATH]
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
@@ -60,7 +60,9 @@ func usagef(format string, args ...any) error {
 }
 
 const usage = `usage:
-  lindi ls [-r] [-a] FILE [PATH]   list a group's members (-r: the whole tree, -a: with attributes)
+  lindi ls [-r] [-a] [-l] FILE [PATH]
+                                   list a group's members (-r: the whole tree, -a: with attributes,
+                                   -l: each dataset's size and stored size first, as ls -lh)
   lindi info FILE [PATH]           metadata and attributes of an object (default /), as JSON
   lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
                                    read a selection of a dataset (default: all of it), or an attribute
