@@ -43,6 +43,9 @@ func (dirContainer) Create(ctx context.Context, name string, replace bool) (driv
 		return nil, err
 	}
 	tmp, err := driver.Stage(abs, replace)
+	if err == nil {
+		err = prepareStage(abs, replace)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lindi: %w", err)
 	}

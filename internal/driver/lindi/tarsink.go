@@ -45,6 +45,9 @@ func (tarContainer) Create(ctx context.Context, name string, replace bool) (driv
 		return nil, err
 	}
 	tmp, err := driver.Stage(abs, replace)
+	if err == nil {
+		err = prepareStage(abs, replace)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lindi: %w", err)
 	}
