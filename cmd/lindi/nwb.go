@@ -96,7 +96,7 @@ func printAdded(ctx context.Context, w io.Writer, f *nwb.File) error {
 		fmt.Fprintf(w, "added\t%s\t%s\n", printable(strings.TrimPrefix(o.Path, "/")), printable(o.Type))
 	}
 	for _, g := range ad.Grown {
-		fmt.Fprintf(w, "appended\t%s\t%d rows (%d before)\n", printable(strings.TrimPrefix(g.Path, "/")), g.Rows-g.Before, g.Before)
+		fmt.Fprintf(w, "appended\t%s\t%s (%d before)\n", printable(strings.TrimPrefix(g.Path, "/")), count(g.Rows-g.Before, "row"), g.Before)
 	}
 	return nil
 }
@@ -184,16 +184,20 @@ func span(first, last float64) (string, string) {
 
 // describeTable gives rows, columns and, for intervals, the time span.
 func describeTable(ctx context.Context, t *nwb.Table) (string, error) {
-	rows := "rows"
-	if t.Len() == 1 {
-		rows = "row"
-	}
-	line := fmt.Sprintf("%d %s\tcolumns: %s", t.Len(), rows, printable(strings.Join(t.Columns(), ", ")))
+	line := fmt.Sprintf("%s\tcolumns: %s", count(t.Len(), "row"), printable(strings.Join(t.Columns(), ", ")))
 	if t.Has("spike_times") {
 		c, _ := t.Column("spike_times")
 		if c.Depth() == 1 {
-			line += fmt.Sprintf("; %d spikes", c.Data().Size())
+			line += "; " + count(c.Data().Size(), "spike")
 		}
 	}
 	return line, nil
+}
+
+// count gives n and the noun, plural unless n is 1: "1 row", "3 rows".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

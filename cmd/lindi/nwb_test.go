@@ -19,3 +19,11 @@ func TestSpan(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 rows", 1: "1 row", 2: "2 rows"} {
+		if got := count(n, "row"); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
