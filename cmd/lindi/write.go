@@ -37,7 +37,7 @@ func cmdCp(ctx context.Context, args []string) error {
 	defer src.Close()
 	dst, err := h5.CreateFrom(ctx, pos[1], src, createMode(*force)...)
 	if err != nil {
-		return existsHint(err)
+		return existsHint(pos[1], err)
 	}
 	return dst.Close()
 }
@@ -51,10 +51,11 @@ func createMode(force bool) []h5.Option {
 	return nil
 }
 
-// existsHint says which flag replaces a file that exists.
-func existsHint(err error) error {
+// existsHint says which flag replaces the file name when err says it
+// exists.
+func existsHint(name string, err error) error {
 	if errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("%w; --force replaces it", err)
+		return fmt.Errorf("%s: %w; --force replaces it", name, os.ErrExist)
 	}
 	return err
 }
@@ -143,7 +144,7 @@ func openPut(ctx context.Context, name string, force bool) (*h5.File, error) {
 		return h5.Create(ctx, name)
 	}
 	f, err := openAmend(ctx, name)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, h5.ErrFormat) { // a damaged LINDI file
 		return nil, fmt.Errorf("%w (--force replaces it with a new file)", err)
 	}
 	return f, err

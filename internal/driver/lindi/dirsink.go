@@ -50,7 +50,7 @@ func (dirContainer) Create(ctx context.Context, name string, replace bool) (driv
 		return nil, fmt.Errorf("lindi: %w", err)
 	}
 	if err := os.Mkdir(tmp, 0o755); err != nil {
-		return nil, fmt.Errorf("lindi: create %s: %w", abs, err)
+		return nil, fmt.Errorf("lindi: create %s: %w", abs, bare(err))
 	}
 	s, err := openDirSink(tmp, nil)
 	if err == nil {

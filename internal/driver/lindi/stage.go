@@ -62,3 +62,13 @@ func removeStale(path string) {
 		os.RemoveAll(path)
 	}
 }
+
+// bare is err without the temporary name a *fs.PathError would show: the
+// caller names the container.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

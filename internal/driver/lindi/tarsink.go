@@ -76,7 +76,7 @@ func (tarContainer) Create(ctx context.Context, name string, replace bool) (driv
 	buf.Write(make([]byte, tailSize))
 	f, err := createStaged(tmp, buf.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("lindi: create %s: %w", abs, err)
+		return nil, fmt.Errorf("lindi: create %s: %w", abs, bare(err))
 	}
 	s := newTarSink(tmp, f, recs, doc)
 	s.stage, s.replace = abs, replace
