@@ -60,6 +60,7 @@ type options struct {
 	diskDir     string // "" for LINDI_CACHE_DIR's
 	diskBytes   int64
 	diskOff     bool
+	replace     bool // WithReplace
 }
 
 // CacheDirEnv names the environment variable that turns the disk cache on
@@ -289,7 +290,7 @@ func newFile(name, base string, opts []Option) (*File, error) {
 func (f *File) start(ctx context.Context, in *driver.Input, opts []Option) (*File, error) {
 	if err := f.open(ctx, in); err != nil {
 		f.env.Pool.Close()
-		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(f.name), err)
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(f.name), unprefixed{err})
 	}
 	f.ext = newExternals(f, opts)
 	return f, nil
@@ -393,8 +394,15 @@ func (f *File) open(ctx context.Context, in *driver.Input) error {
 	if _, err := in.Head(ctx); err != nil && driver.NotFound(err) {
 		return err // a URL that answers 404 is missing, not malformed
 	}
-	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
+	return errUnknownFormat{}
 }
+
+// errUnknownFormat is the error for a file no driver takes (a text file, a
+// directory that is no Zarr store): an ErrFormat.
+type errUnknownFormat struct{}
+
+func (errUnknownFormat) Error() string        { return "not an HDF5, LINDI or Zarr file" }
+func (errUnknownFormat) Is(target error) bool { return target == ErrFormat }
 
 // input describes the file, at its base, to the drivers. A name that is neither a URL nor
 // an existing path is left to them (a driver may read other names).

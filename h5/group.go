@@ -303,10 +303,7 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 			return nil, fmt.Errorf("h5: %q: %w", path, err)
 		}
 		if !ok {
-			if strings.TrimPrefix(path, "/") == strings.TrimPrefix(joinPath(g.path, seg), "/") {
-				return nil, fmt.Errorf("%w: %q", ErrNotFound, path) // the path is the missing member
-			}
-			return nil, fmt.Errorf("%w: %q: no member %q in %s", ErrNotFound, path, seg, g.path)
+			return nil, g.missing(ctx, path, seg)
 		}
 		switch l.Kind {
 		case HardLink:

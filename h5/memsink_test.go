@@ -38,10 +38,10 @@ func init() { driver.RegisterContainer(mem) }
 func (*memContainer) Name() string            { return "memory" }
 func (*memContainer) Claims(name string) bool { return strings.HasSuffix(name, ".mem.lindi") }
 
-func (c *memContainer) Create(_ context.Context, name string) (driver.Sink, error) {
+func (c *memContainer) Create(_ context.Context, name string, replace bool) (driver.Sink, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.files[name]; ok {
+	if _, ok := c.files[name]; ok && !replace {
 		return nil, fs.ErrExist
 	}
 	f := &memFile{doc: []byte(driver.EmptyDocument), blobs: map[string][]byte{}, locked: true}

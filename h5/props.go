@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/lindigo/lindi/internal/engine"
 )
 
 // Unlimited is the MaxShape of a dimension that may grow without bound, as
@@ -26,6 +28,26 @@ func (d *Dataset) MaxShape() []int {
 // item size, as h5py's nbytes (a variable-length string counts 8 bytes, its
 // object pointer in numpy).
 func (d *Dataset) NBytes() int64 { return int64(d.Size()) * int64(d.d.DType.Size) }
+
+// StoredSize is the size of the dataset's stored chunks, encoded, in bytes
+// (chunks never written count 0): what the data takes on disk, to set
+// beside NBytes. It reads no data: the sizes come from the HDF5 chunk
+// index, the LINDI refs, or the files of a local Zarr store (a stat each).
+// known is false where they cannot be had without a request per chunk: a
+// remote Zarr store's objects, a sharded Zarr v3 array (its shard indexes).
+func (d *Dataset) StoredSize(ctx context.Context) (n int64, known bool, err error) {
+	if d.d.Err != nil {
+		return 0, false, d.d.Err
+	}
+	st, err := d.d.Storage.Stored(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	if n, known, err = engine.StoredSize(ctx, st.Array); err != nil {
+		return 0, false, fmt.Errorf("h5: stored size of %s: %w", d.Path(), unprefixed{err})
+	}
+	return n, known, nil
+}
 
 // Filters is a dataset's filter pipeline as h5py's Dataset properties name
 // it.

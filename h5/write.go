@@ -29,9 +29,12 @@ var ErrReadOnly = driver.ErrReadOnly
 // the container: ".lindi.json" (one JSON document: every chunk inline, so
 // best for metadata and small data), ".lindi.tar" (one file: chunks of
 // 1000 bytes or more are members beside the document) or ".lindi.d" (a
-// directory: chunks as files). It fails if name exists. The file is open
-// for writing, held against other writers (an advisory lock) until Close;
-// nothing reaches it before Flush or Close commits it.
+// directory: chunks as files). It fails if name exists (h5py's mode "x");
+// WithReplace replaces it (mode "w"). The file is open for writing, held
+// against other writers (an advisory lock) until Close; nothing reaches it
+// before Flush or Close commits it: until then it is written beside name,
+// and a file that is never committed (Discard, a failed write, a process
+// that stops) leaves name as it was.
 func Create(ctx context.Context, name string, opts ...Option) (*File, error) {
 	return openWritable(ctx, name, true, nil, opts)
 }
@@ -66,6 +69,19 @@ func (f *File) Document(ctx context.Context) ([]byte, error) {
 	return doc, nil
 }
 
+// WithReplace makes Create, CreateFrom (and nwb.Amend) replace a file or
+// directory that exists at the name, as h5py's mode "w" does, rather than
+// fail (mode "x", the default). The old file stays whole until the new one's
+// first commit (Flush or Close) replaces it, atomically for a file (a
+// rename over it); a .lindi.d directory is replaced by two renames, the old
+// one put back if the second fails. Open and OpenWrite ignore it.
+func WithReplace() Option {
+	return func(o *options) error {
+		o.replace = true
+		return nil
+	}
+}
+
 // OpenWrite opens an existing local LINDI file (.lindi.json, .lindi.tar or
 // .lindi.d, ours or Python lindi's) for amending: reading as Open does,
 // and writing as a file from Create. Readers that open the file meanwhile
@@ -93,29 +109,33 @@ func openWritable(ctx context.Context, name string, create bool, initial []byte,
 	if c == nil {
 		return fail(errors.New("not a LINDI file name: the name must end in .lindi.json, .lindi.tar or .lindi.d"))
 	}
+	f, replace, err := newWritable(name, opts)
+	if err != nil {
+		return nil, err
+	}
 	var sink driver.Sink
 	doc := []byte(driver.EmptyDocument)
 	if initial != nil {
 		doc = initial
 	}
-	var err error
 	if create {
-		sink, err = c.Create(ctx, name)
+		sink, err = c.Create(ctx, name, replace)
 	} else {
 		sink, doc, err = c.OpenSink(ctx, name)
 	}
 	if err != nil {
+		f.env.Pool.Close()
+		if create && errors.Is(err, fs.ErrExist) {
+			return fail(fmt.Errorf("%w (WithReplace replaces it)", fs.ErrExist))
+		}
 		if strings.Contains(err.Error(), name) {
 			return nil, fmt.Errorf("h5: %w", err) // the container's error names the file already
 		}
 		return fail(err)
 	}
-	f, err := newFile(name, name, opts)
-	if err != nil {
-		sink.Close()
-		return nil, err
-	}
-	root, ed, err := driver.OpenEditor(ctx, f.env, name, doc, sink, initial != nil)
+	// A new file is committed at its first Flush or Close even if nothing
+	// was written, as h5py's file is made at once.
+	root, ed, err := driver.OpenEditor(ctx, f.env, name, doc, sink, create)
 	if err != nil {
 		sink.Close()
 		f.env.Pool.Close()
@@ -126,6 +146,20 @@ func openWritable(ctx context.Context, name string, create bool, initial []byte,
 	f.root = f.tree.group(root, "/")
 	f.ext = newExternals(f, opts)
 	return f, nil
+}
+
+// newWritable makes the File of a file opened for writing and reports
+// whether WithReplace is among opts.
+func newWritable(name string, opts []Option) (*File, bool, error) {
+	f, err := newFile(name, name, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o) // newFile applied them without error
+	}
+	return f, o.replace, nil
 }
 
 // Writable reports whether the file was opened for writing.

@@ -40,8 +40,11 @@ type Amendment struct {
 // or remote, a .lindi.json, .lindi.tar or .lindi.d, a DANDI URL), in out, a
 // new local .lindi.tar or .lindi.d (or .lindi.json, which keeps every chunk
 // inline): out refers to src's chunks, which are never copied or modified.
-// It fails if out exists (OpenAmendment adds to an existing one) or if src
-// is not NWB.
+// It fails if out exists (OpenAmendment adds to an existing one; the option
+// h5.WithReplace replaces it) or if src is not NWB. out appears only when
+// the amendment is first committed (Flush or Close): one that is discarded
+// or never closed (a process that stops) leaves nothing, and the same Amend
+// runs again.
 func Amend(ctx context.Context, src, out string, opts ...h5.Option) (*Amendment, error) {
 	sf, err := Open(ctx, src, opts...)
 	if err != nil {

@@ -201,7 +201,6 @@ func checkAmendment(t *testing.T, ctx context.Context, f *File) {
 		Elec  int            `nwb:"electrode"`
 		Elecs []int          `nwb:"electrodes"`
 		Ref   h5.Reference   `nwb:"ref"`
-		Any   any            `nwb:"hist"`
 		_     map[string]int // unused
 	}
 	rows, err := Rows[score](ctx, tab, 0, 3)
@@ -1076,5 +1075,47 @@ func TestAppendElectrodes(t *testing.T) {
 	}
 	if _, err := beh.AddElectricalSeries(ctx, "es", ElectricalSeriesSpec{SeriesSpec: SeriesSpec{Data: NewData([]float64{1, 2}, 1, 2), Rate: 1}, Electrodes: []int{6, 7}}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAmendRerun: an amendment discarded before its first commit leaves no
+// file, so that the same Amend runs again; an existing output is refused,
+// naming h5.WithReplace, which replaces it. In every form.
+func TestAmendRerun(t *testing.T) {
+	ctx := context.Background()
+	for _, ext := range []string{".lindi.json", ".lindi.tar", ".lindi.d"} {
+		t.Run(ext, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "x"+ext)
+			a, err := Amend(ctx, amendSource, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Discard(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("a discarded amendment left %s (%v)", out, err)
+			}
+			if a, err = Amend(ctx, amendSource, out); err != nil {
+				t.Fatalf("rerun: %v", err)
+			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Amend(ctx, amendSource, out); !errors.Is(err, fs.ErrExist) {
+				t.Fatalf("Amend over an amendment: %v, want ErrExist", err)
+			}
+			if a, err = Amend(ctx, amendSource, out, h5.WithReplace()); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			f, err := Open(ctx, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		})
 	}
 }

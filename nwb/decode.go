@@ -27,7 +27,8 @@ import (
 //	units, err := nwb.Rows[Unit](ctx, t, 0, t.Len())
 //
 // The tag "id" takes the row's id; "-", or no tag, leaves a field alone; the
-// option "optional" leaves it zero when t has no such column. A cell goes
+// option "optional" leaves it zero when t has no such column; two fields
+// tagged with one column are an error naming both. A cell goes
 // into a field of a type that holds it exactly:
 //   - a number field takes any number (a boolean only into bool) whose value
 //     it holds: a fraction into an integer, or a value out of the field's
@@ -121,6 +122,7 @@ func bind(rt reflect.Type, t *Table) ([]binding, error) {
 		return nil, fmt.Errorf("nwb: rows of %s decode into a struct type, not %s: %w", t.Path(), typeName(rt), unprefixed{h5.ErrType})
 	}
 	var out []binding
+	taken := map[string]string{} // a column → the field tagged with it
 	for _, sf := range reflect.VisibleFields(rt) {
 		name, optional, ok, err := tagOf(rt, sf)
 		if err != nil {
@@ -129,6 +131,10 @@ func bind(rt reflect.Type, t *Table) ([]binding, error) {
 		if !ok {
 			continue
 		}
+		if other, dup := taken[name]; dup {
+			return nil, fmt.Errorf("nwb: fields %[1]s.%[2]s and %[1]s.%[3]s are both tagged %[4]q: a column decodes into one field", typeName(rt), other, sf.Name, name)
+		}
+		taken[name] = sf.Name
 		b := binding{typ: rt, field: sf}
 		if name == "id" {
 			if err := fits(sf.Type, zarrmeta.DType{Kind: zarrmeta.KindInt, Size: 8}, 0); err != nil {

@@ -38,7 +38,18 @@ type trial struct {
 	Stop   float32     `nwb:"stop_time"`
 	Tags   []string    `nwb:"tags"`
 	Series []seriesRef `nwb:"timeseries"`
-	Raw    any         `nwb:"timeseries"`
+}
+
+// trialRaw takes the column trial decodes into seriesRef as raw cells (a
+// column goes into one field of a struct).
+type trialRaw struct {
+	Raw any `nwb:"timeseries"`
+}
+
+// electrodeAlt takes two columns of electrode in other types.
+type electrodeAlt struct {
+	GroupRef h5.Reference `nwb:"group"`
+	Cell     any          `nwb:"location"`
 }
 
 type electrode struct {
@@ -46,10 +57,9 @@ type electrode struct {
 	X        float64      `nwb:"x"`
 	Location string       `nwb:"location"`
 	Group    string       `nwb:"group"`
-	GroupRef h5.Reference `nwb:"group"`
 	Name     string       `nwb:"group_name"`
 	Imp      float64      `nwb:"imp"`
-	Cell     any          `nwb:"location"`
+	Other    electrodeAlt `nwb:"-"`
 }
 
 // sameJSON compares a decoded value with the expected cell written by Python.
@@ -100,6 +110,10 @@ func TestRowsIntoStructs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			raws, err := nwb.Rows[trialRaw](ctx, tr.Table, 0, tr.Len())
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i, x := range trials {
 				tags := x.Tags
 				if tags == nil {
@@ -118,8 +132,8 @@ func TestRowsIntoStructs(t *testing.T) {
 					t.Fatal(err)
 				}
 				raw, err := cells.Cells(ctx, i, i+1)
-				if err != nil || !reflect.DeepEqual(x.Raw, raw[0]) {
-					t.Errorf("trial %d raw timeseries %v, want %v (%v)", i, x.Raw, raw[0], err)
+				if err != nil || !reflect.DeepEqual(raws[i].Raw, raw[0]) {
+					t.Errorf("trial %d raw timeseries %v, want %v (%v)", i, raws[i].Raw, raw[0], err)
 				}
 			}
 			e, err := f.Electrodes(ctx)
@@ -130,14 +144,19 @@ func TestRowsIntoStructs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			alts, err := nwb.Rows[electrodeAlt](ctx, e.Table, 0, e.Len())
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i, x := range els {
+				x.Other = alts[i]
 				for col, v := range map[string]any{"id": x.ID, "x": x.X, "location": x.Location, "group": x.Group, "group_name": x.Name} {
 					if !sameJSON(t, v, ew[col][i]) {
 						t.Errorf("electrode %d %s = %v, want %v", i, col, v, ew[col][i])
 					}
 				}
-				if x.GroupRef.Path != x.Group || x.Cell != x.Location {
-					t.Errorf("electrode %d: reference %+v, cell %v", i, x.GroupRef, x.Cell)
+				if x.Other.GroupRef.Path != x.Group || x.Other.Cell != x.Location {
+					t.Errorf("electrode %d: reference %+v, cell %v", i, x.Other.GroupRef, x.Other.Cell)
 				}
 				if w := ew["imp"][i]; !(w == nil && (math.IsNaN(x.Imp) || math.IsInf(x.Imp, 1)) || w == x.Imp) {
 					t.Errorf("electrode %d imp %v, want %v", i, x.Imp, w)
@@ -240,6 +259,10 @@ func TestRowsErrors(t *testing.T) {
 	type wrongLength struct {
 		X [19][3]float64 `nwb:"waveform_mean"`
 	}
+	type duplicate struct {
+		A []float64 `nwb:"spike_times"`
+		B []float64 `nwb:"spike_times,optional"`
+	}
 	cases := []struct {
 		name  string
 		err   error
@@ -258,6 +281,7 @@ func TestRowsErrors(t *testing.T) {
 		{"id into a string", rowsErr[idString](u.Table), h5.ErrType, []string{"ids of /units", "idString.ID"}},
 		{"array length", rowsErr[wrongLength](u.Table), h5.ErrType, []string{"row 0 of /units/waveform_mean", "[19][3]float64"}},
 		{"not a struct", rowsErr[float64](u.Table), h5.ErrType, []string{"struct", "/units"}},
+		{"duplicate tag", rowsErr[duplicate](u.Table), nil, []string{"duplicate.A", "duplicate.B", `"spike_times"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -161,22 +161,23 @@ func catAttr(ctx context.Context, name, path, attr, format, out string, stdout i
 	})
 }
 
-// outputFormat picks the format from -f, else from -o's extension, else text.
+// outputFormat picks the format from -f, else from -o's extension, else
+// text. A -f that contradicts the extension (-f csv -o x.npy) is refused.
 func outputFormat(format, out string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(out))
+	byExt := map[string]string{".npy": "npy", ".csv": "csv", ".json": "json", ".txt": "text"}[ext]
 	switch format {
 	case "npy", "csv", "json", "text":
+		if byExt != "" && byExt != format {
+			return "", usagef("-f %s contradicts -o %s, whose extension says %s: drop -f or change the name", format, out, byExt)
+		}
 		return format, nil
 	case "":
 	default:
 		return "", usagef("unknown format %q (want npy, csv, json or text)", format)
 	}
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".npy":
-		return "npy", nil
-	case ".csv":
-		return "csv", nil
-	case ".json":
-		return "json", nil
+	if byExt != "" {
+		return byExt, nil
 	}
 	return "text", nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -154,5 +155,49 @@ func TestCatCache(t *testing.T) {
 	}
 	if again := requests.Load() - n; again != 1 {
 		t.Errorf("second run made %d requests, want 1", again)
+	}
+}
+
+// TestCatFormatFromExtension: without -f the format is the extension's;
+// a -f that contradicts it is refused and writes nothing.
+func TestCatFormatFromExtension(t *testing.T) {
+	// cat tunes the collector for a process that exits after it: put it
+	// back for the tests that come after, which measure the heap.
+	gc := debug.SetGCPercent(100)
+	debug.SetGCPercent(gc)
+	limit := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetGCPercent(gc); debug.SetMemoryLimit(limit) })
+	dir := t.TempDir()
+	src := filepath.Join(fixtures, "fixture.lindi.json")
+	for _, tc := range []struct {
+		out, f, want string
+	}{
+		{"x.npy", "", "\x93NUMPY"},
+		{"x.csv", "", "\n"},
+		{"x.json", "", "["},
+		{"x.dat", "csv", "\n"},
+		{"x.npy", "npy", "\x93NUMPY"},
+	} {
+		out := filepath.Join(dir, tc.out)
+		args := []string{"cat", "-o", out}
+		if tc.f != "" {
+			args = append(args, "-f", tc.f)
+		}
+		if code, _, stderr := lindi(append(args, src, "misc/f4_2d_edge", "0:2, 0:2")...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		b, _ := os.ReadFile(out)
+		if !strings.HasPrefix(string(b), tc.want) && !(tc.want == "\n" && strings.Count(string(b), "\n") == 2 && !strings.HasPrefix(string(b), "[")) {
+			t.Errorf("%v wrote %q", args, b)
+		}
+		os.Remove(out)
+	}
+	out := filepath.Join(dir, "y.npy")
+	code, _, stderr := lindi("cat", "-o", out, "-f", "csv", src, "misc/f4_2d_edge")
+	if code != 2 || !strings.Contains(stderr, "-f csv") || !strings.Contains(stderr, "npy") {
+		t.Fatalf("-f csv -o y.npy: exit %d, %q; want a usage error naming both", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("the refused command wrote y.npy")
 	}
 }

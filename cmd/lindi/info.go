@@ -62,21 +62,28 @@ func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 
 // objectInfo is what lindi info prints.
 type objectInfo struct {
-	Path      string         `json:"path"`
-	Link      *linkInfo      `json:"link,omitempty"`
-	Error     string         `json:"error,omitempty"`
-	Type      string         `json:"type"`
-	Members   []string       `json:"members,omitempty"`
-	Shape     any            `json:"shape,omitempty"`
-	DType     string         `json:"dtype,omitempty"`
-	NamedType string         `json:"named_type,omitempty"` // the committed datatype a dataset's elements are
-	String    *stringInfo    `json:"string,omitempty"`
-	Reference string         `json:"reference,omitempty"`
-	Layout    string         `json:"layout,omitempty"`
-	Chunks    []int          `json:"chunks,omitempty"`
-	FillValue any            `json:"fill_value,omitempty"`
-	Codecs    []string       `json:"codecs,omitempty"`
-	Attrs     map[string]any `json:"attrs"`
+	Path      string      `json:"path"`
+	Link      *linkInfo   `json:"link,omitempty"`
+	Error     string      `json:"error,omitempty"`
+	Type      string      `json:"type"`
+	Members   []string    `json:"members,omitempty"`
+	Shape     any         `json:"shape,omitempty"`
+	DType     string      `json:"dtype,omitempty"`
+	NamedType string      `json:"named_type,omitempty"` // the committed datatype a dataset's elements are
+	String    *stringInfo `json:"string,omitempty"`
+	Reference string      `json:"reference,omitempty"`
+	Layout    string      `json:"layout,omitempty"`
+	Chunks    []int       `json:"chunks,omitempty"`
+	FillValue any         `json:"fill_value,omitempty"`
+	Codecs    []string    `json:"codecs,omitempty"`
+	// Size is the logical size (nbytes) and Stored the sum of the stored
+	// chunks, as ls -lh prints sizes ("?": unknown without a request per
+	// chunk); NBytes and StoredBytes are the same in bytes.
+	Size        string         `json:"size,omitempty"`
+	Stored      string         `json:"stored,omitempty"`
+	NBytes      *int64         `json:"nbytes,omitempty"`
+	StoredBytes *int64         `json:"stored_bytes,omitempty"`
+	Attrs       map[string]any `json:"attrs"`
 }
 
 func describe(ctx context.Context, obj h5.Object) (*objectInfo, error) {
@@ -112,9 +119,26 @@ func describe(ctx context.Context, obj h5.Object) (*objectInfo, error) {
 			if err := elementKind(ctx, o, info); err != nil {
 				return nil, err
 			}
+			if err := sizeInfo(ctx, o, info); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return info, nil
+}
+
+// sizeInfo fills in a dataset's sizes.
+func sizeInfo(ctx context.Context, d *h5.Dataset, info *objectInfo) error {
+	n, known, err := d.StoredSize(ctx)
+	if err != nil {
+		return err
+	}
+	nb := d.NBytes()
+	info.Size, info.Stored, info.NBytes = humanSize(nb), "?", &nb
+	if known {
+		info.Stored, info.StoredBytes = humanSize(n), &n
+	}
+	return nil
 }
 
 // stringInfo is h5py's string_info: a null length for variable-length strings.

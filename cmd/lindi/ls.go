@@ -16,7 +16,8 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
 	recursive := fs.Bool("r", false, "list the whole tree below PATH")
 	withAttrs := fs.Bool("a", false, "list attributes too")
-	pos, err := parseArgs(fs, args)
+	long := fs.Bool("l", false, "long listing: each dataset's size and stored size (its chunks, encoded), as ls -lh prints sizes; ? when the stored size takes a request per chunk")
+	pos, err := parseArgs(fs, bundled(args, "alr"))
 	if err != nil {
 		return err
 	}
@@ -40,13 +41,31 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	var l listing
-	l.object(lsLine(obj.Path(), h5.Link{Kind: h5.HardLink}, obj))
+	if *long {
+		l.pathCol = 2 // after the sizes
+	}
+	line := func(p string, link h5.Link, o h5.Object) ([]string, error) {
+		cells := lsLine(p, link, o)
+		if !*long {
+			return cells, nil
+		}
+		return withSizes(ctx, cells, link, o)
+	}
+	cells, err := line(obj.Path(), h5.Link{Kind: h5.HardLink}, obj)
+	if err != nil {
+		return err
+	}
+	l.object(cells)
 	if *withAttrs {
 		l.attrs(obj)
 	}
 	if g, ok := obj.(*h5.Group); ok {
 		err = g.Walk(ctx, func(p string, link h5.Link, o h5.Object, err error) error {
-			l.object(lsLine(p, link, o))
+			cells, err := line(p, link, o)
+			if err != nil {
+				return err
+			}
+			l.object(cells)
 			if link.Kind == h5.HardLink && *withAttrs {
 				l.attrs(o)
 			}
@@ -62,6 +81,39 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	return l.write(stdout)
 }
 
+// bundled splits bundled one-letter flags, as ls takes them: -lr is -l
+// -r when every letter is one of letters.
+func bundled(args []string, letters string) []string {
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		if a == "--" {
+			return append(out, args[len(out):]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], letters) == "" {
+			for _, c := range a[1:] {
+				out = append(out, "-"+string(c))
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// withSizes puts a dataset's sizes (logical, stored) after its path and
+// kind, as ls -l puts the size before the name; other lines get blanks.
+func withSizes(ctx context.Context, cells []string, link h5.Link, o h5.Object) ([]string, error) {
+	logical, stored := "", ""
+	if d, ok := o.(*h5.Dataset); ok && link.Kind == h5.HardLink && d.Err() == nil {
+		var err error
+		if logical, stored, err = sizes(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+	out := append([]string{logical, stored}, cells...)
+	return out, nil
+}
+
 // maxAligned is the widest cell, after the path, that widens its column: a
 // longer one (a compound's dtype) overflows on its own line instead of
 // pushing that column right on every line.
@@ -70,8 +122,9 @@ const maxAligned = 40
 // listing holds the lines of ls: the objects' lines, whose columns are
 // aligned over the whole listing, and the attributes' lines below them.
 type listing struct {
-	rows [][]string // an object's cells, or one attribute line
-	attr []bool     // whether rows[i] is an attribute line
+	rows    [][]string // an object's cells, or one attribute line
+	attr    []bool     // whether rows[i] is an attribute line
+	pathCol int        // the column of the paths, which maxAligned does not bound
 }
 
 func (l *listing) object(cells []string) {
@@ -102,7 +155,7 @@ func (l *listing) write(w io.Writer) error {
 		}
 		for c, cell := range cells[:len(cells)-1] { // the last cell is not padded
 			n := utf8.RuneCountInString(cell)
-			if c > 0 && n > maxAligned {
+			if c != l.pathCol && n > maxAligned {
 				continue
 			}
 			for len(widths) <= c {

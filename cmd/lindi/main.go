@@ -1,14 +1,14 @@
 // Command lindi lists and reads datasets of LINDI JSON files, Zarr v2 stores
 // and HDF5 files, local or remote, and writes and amends LINDI files.
 //
-//	lindi ls [-r] [-a] FILE [PATH]
+//	lindi ls [-r] [-a] [-l] FILE [PATH]
 //	lindi info FILE [PATH]
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
-//	lindi cp SRC DST
-//	lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
+//	lindi cp [--force] SRC DST
+//	lindi put [--force] [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
 //	lindi rm FILE PATH
 //	lindi compact FILE
@@ -64,7 +64,9 @@ func usagef(format string, args ...any) error {
 }
 
 const usage = `usage:
-  lindi ls [-r] [-a] FILE [PATH]   list a group's members (-r: the whole tree, -a: with attributes)
+  lindi ls [-r] [-a] [-l] FILE [PATH]
+                                   list a group's members (-r: the whole tree, -a: with attributes,
+                                   -l: each dataset's size and stored size first, as ls -lh)
   lindi ls DANDISET[/FOLDER/] [GLOB]
                                    list a dandiset's assets: path, size, asset ID ('sub-*/*.nwb')
   lindi info FILE [PATH]           metadata and attributes of an object (default /), as JSON
@@ -75,9 +77,11 @@ const usage = `usage:
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
   lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
-  lindi cp SRC DST                 make DST (.lindi.json, .lindi.tar or .lindi.d) from any readable SRC, by reference
-  lindi put [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
-                                   write a dataset from a .npy file (replacing one at PATH)
+  lindi cp [--force] SRC DST       make DST (.lindi.json, .lindi.tar or .lindi.d) from any readable SRC, by reference
+                                   (--force: replace DST if it exists)
+  lindi put [--force] [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
+                                   write a dataset from a .npy file (replacing one at PATH; FILE is
+                                   created if missing; --force: make FILE anew)
   lindi attr FILE PATH NAME VALUE  set an attribute; VALUE is JSON ('"mV"', 30000.0, [1, 2])
   lindi attr --delete FILE PATH NAME
                                    delete an attribute

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -38,12 +39,21 @@ func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	all, err := f.AllTimeSeries(ctx)
+	if err != nil {
+		return err
+	}
+	series := map[string]nwb.SeriesSummary{}
+	for _, ts := range all {
+		series[ts.Path] = ts
+	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(w, "%s\tNWB %s (%s)\n", printable(args[0]), printable(f.Version()), f.H5().Format())
+	// The title is no column: the session block is as wide as its names.
+	fmt.Fprintf(w, "%s  NWB %s (%s)\n", printable(args[0]), printable(f.Version()), f.H5().Format())
 	printSession(w, s)
 	fmt.Fprintln(w)
 	for _, o := range objs {
-		line, err := describeObject(ctx, f, o)
+		line, err := describeObject(ctx, f, o, series)
 		if err != nil {
 			return err
 		}
@@ -86,7 +96,7 @@ func printAdded(ctx context.Context, w io.Writer, f *nwb.File) error {
 		fmt.Fprintf(w, "added\t%s\t%s\n", printable(strings.TrimPrefix(o.Path, "/")), printable(o.Type))
 	}
 	for _, g := range ad.Grown {
-		fmt.Fprintf(w, "appended\t%s\t%d rows (%d before)\n", printable(strings.TrimPrefix(g.Path, "/")), g.Rows-g.Before, g.Before)
+		fmt.Fprintf(w, "appended\t%s\t%s (%d before)\n", printable(strings.TrimPrefix(g.Path, "/")), count(g.Rows-g.Before, "row"), g.Before)
 	}
 	return nil
 }
@@ -120,20 +130,18 @@ func printSession(w io.Writer, s nwb.Session) {
 	}
 }
 
-// describeObject summarises a time series or a table in one line; other
-// objects give "".
-func describeObject(ctx context.Context, f *nwb.File, o nwb.Object) (string, error) {
+// describeObject summarises a time series (one of series) or a table in
+// one line; other objects give "".
+func describeObject(ctx context.Context, f *nwb.File, o nwb.Object, series map[string]nwb.SeriesSummary) (string, error) {
+	if ts, ok := series[o.Path]; ok {
+		return describeSeries(ts), nil
+	}
 	if !o.Group {
 		return "", nil
 	}
 	g, err := f.H5().Group(ctx, o.Path)
 	if err != nil {
 		return "", err
-	}
-	if _, err := g.Dataset(ctx, "data"); err == nil {
-		if ts, err := f.TimeSeries(ctx, o.Path); err == nil {
-			return describeSeries(ctx, ts)
-		}
 	}
 	if _, err := g.Dataset(ctx, "id"); err == nil {
 		t, err := f.Table(ctx, o.Path)
@@ -146,43 +154,50 @@ func describeObject(ctx context.Context, f *nwb.File, o nwb.Object) (string, err
 }
 
 // describeSeries gives shape, dtype, unit, timing and duration.
-func describeSeries(ctx context.Context, ts *nwb.TimeSeries) (string, error) {
-	d := ts.Data()
-	shape := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(d.Shape())), " × "), "[]")
-	parts := []string{shape + " " + printable(d.DType().String())}
-	if u := ts.Unit(); u != "" {
-		parts = append(parts, printable(u))
+func describeSeries(ts nwb.SeriesSummary) string {
+	shape := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(ts.Shape)), " × "), "[]")
+	parts := []string{shape + " " + printable(ts.DType.String())}
+	if ts.Unit != "" {
+		parts = append(parts, printable(ts.Unit))
 	}
-	first, last := 0.0, 0.0
-	if n := ts.Len(); n > 0 {
-		a, err := ts.Timestamps(ctx, 0, 1)
-		if err != nil {
-			return "", err
-		}
-		b, err := ts.Timestamps(ctx, n-1, n)
-		if err != nil {
-			return "", err
-		}
-		first, last = a[0], b[0]
-	}
-	if rate, ok := ts.Rate(); ok {
-		parts = append(parts, fmt.Sprintf("%g Hz", rate))
-		last += 1 / rate // the last sample lasts one period
+	if ts.Rate > 0 {
+		parts = append(parts, fmt.Sprintf("%g Hz", ts.Rate))
 	} else {
 		parts = append(parts, "timestamps")
 	}
-	parts = append(parts, fmt.Sprintf("%.6g–%.6g s (%.6g s)", first, last, last-first))
-	return strings.Join(parts, "\t"), nil
+	first, last := span(ts.Start, ts.End)
+	parts = append(parts, fmt.Sprintf("%s–%s s (%.6g s)", first, last, ts.Duration))
+	return strings.Join(parts, "\t")
+}
+
+// span formats the ends of a time span with six significant digits, or as
+// many more as tell them apart (123.6–123.6005, not 123.6–123.6).
+func span(first, last float64) (string, string) {
+	for digits := 6; ; digits++ {
+		a := strconv.FormatFloat(first, 'g', digits, 64)
+		b := strconv.FormatFloat(last, 'g', digits, 64)
+		if a != b || first == last || digits == 17 {
+			return a, b
+		}
+	}
 }
 
 // describeTable gives rows, columns and, for intervals, the time span.
 func describeTable(ctx context.Context, t *nwb.Table) (string, error) {
-	line := fmt.Sprintf("%d rows\tcolumns: %s", t.Len(), printable(strings.Join(t.Columns(), ", ")))
+	line := fmt.Sprintf("%s\tcolumns: %s", count(t.Len(), "row"), printable(strings.Join(t.Columns(), ", ")))
 	if t.Has("spike_times") {
 		c, _ := t.Column("spike_times")
 		if c.Depth() == 1 {
-			line += fmt.Sprintf("; %d spikes", c.Data().Size())
+			line += "; " + count(c.Data().Size(), "spike")
 		}
 	}
 	return line, nil
+}
+
+// count gives n and the noun, plural unless n is 1: "1 row", "3 rows".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -22,6 +22,7 @@ import (
 // cmdCp makes DST, a new LINDI file, from any readable SRC, by reference.
 func cmdCp(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("cp", flag.ContinueOnError)
+	force := fs.Bool("force", false, "replace DST if it exists (committed atomically: a failure leaves the old DST)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -34,28 +35,36 @@ func cmdCp(ctx context.Context, args []string) error {
 		return err
 	}
 	defer src.Close()
-	dst, err := h5.CreateFrom(ctx, pos[1], src)
+	dst, err := h5.CreateFrom(ctx, pos[1], src, createMode(*force)...)
 	if err != nil {
-		return err
+		return existsHint(pos[1], err)
 	}
 	return dst.Close()
+}
+
+// createMode gives the options of a new file: replacing what exists with
+// --force (h5py's mode "w"), failing otherwise (mode "x").
+func createMode(force bool) []h5.Option {
+	if force {
+		return []h5.Option{h5.WithReplace()}
+	}
+	return nil
+}
+
+// existsHint says which flag replaces the file name when err says it
+// exists.
+func existsHint(name string, err error) error {
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s: %w; --force replaces it", name, os.ErrExist)
+	}
+	return err
 }
 
 // amend opens FILE for writing, runs change, and commits; a failure
 // commits nothing.
 func amend(ctx context.Context, name string, change func(f *h5.File) error) error {
-	f, err := h5.OpenWrite(ctx, name)
+	f, err := openAmend(ctx, name)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		if r, rerr := h5.Open(ctx, name); rerr == nil {
-			format := r.Format()
-			r.Close()
-			if !strings.HasPrefix(format, "LINDI") {
-				return fmt.Errorf("%s is a %s file, which is not written in place: make an amendable copy first (lindi cp %s X.lindi.tar)", name, format, name)
-			}
-		}
 		return err
 	}
 	if err := change(f); err != nil {
@@ -65,9 +74,30 @@ func amend(ctx context.Context, name string, change func(f *h5.File) error) erro
 	return f.Close()
 }
 
-// cmdPut writes a dataset from a .npy file, replacing one that exists.
+// openAmend opens the existing file name for writing, saying how to amend
+// a file that is not LINDI.
+func openAmend(ctx context.Context, name string) (*h5.File, error) {
+	f, err := h5.OpenWrite(ctx, name)
+	if err == nil || errors.Is(err, os.ErrNotExist) {
+		return f, err
+	}
+	if r, rerr := h5.Open(ctx, name); rerr == nil {
+		format := r.Format()
+		r.Close()
+		if !strings.HasPrefix(format, "LINDI") {
+			return nil, fmt.Errorf("%s is a %s file, which is not written in place: make an amendable copy first (lindi cp %s X.lindi.tar)", name, format, name)
+		}
+	}
+	return nil, err
+}
+
+// cmdPut writes a dataset from a .npy file, replacing one that exists. A
+// missing FILE is created (h5py's mode "a"); --force makes FILE anew,
+// replacing it (mode "w"). FILE is opened before the .npy is read, so
+// that an output that cannot be written fails at once.
 func cmdPut(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("put", flag.ContinueOnError)
+	force := fs.Bool("force", false, "make FILE anew, replacing it if it exists (committed atomically: a failure leaves the old FILE)")
 	chunks := fs.String("chunks", "", "chunk shape, as 1000,24 (default: lindi's, about 20 MiB along axis 0)")
 	codec := fs.String("codec", "", `compressor: a numcodecs configuration as JSON, e.g. '{"id":"zlib","level":4}', or none (default: lindi's, Blosc LZ4 with shuffle)`)
 	pos, err := parseArgs(fs, args)
@@ -93,36 +123,64 @@ func cmdPut(ctx context.Context, args []string) error {
 		}
 		spec.Codec = json.RawMessage(*codec)
 	}
-	fh, err := os.Open(pos[2])
+	f, err := openPut(ctx, pos[0], *force)
+	if err != nil {
+		return err
+	}
+	if err := put(ctx, f, pos[1], pos[2], spec); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Close()
+}
+
+// openPut opens the output of put for writing: made anew with force,
+// created when missing, amended otherwise.
+func openPut(ctx context.Context, name string, force bool) (*h5.File, error) {
+	if force {
+		return h5.Create(ctx, name, h5.WithReplace())
+	}
+	if _, err := os.Stat(name); errors.Is(err, os.ErrNotExist) {
+		return h5.Create(ctx, name)
+	}
+	f, err := openAmend(ctx, name)
+	if errors.Is(err, h5.ErrFormat) { // a damaged LINDI file
+		return nil, fmt.Errorf("%w (--force replaces it with a new file)", err)
+	}
+	return f, err
+}
+
+// put reads the .npy file npyName and writes it as the dataset path of f,
+// replacing one that exists.
+func put(ctx context.Context, f *h5.File, path, npyName string, spec h5.DatasetSpec) error {
+	fh, err := os.Open(npyName)
 	if err != nil {
 		return err
 	}
 	a, err := npy.Read(fh)
 	fh.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w", pos[2], err)
+		return fmt.Errorf("%s: %w", npyName, err)
 	}
 	if a.Fortran {
-		return fmt.Errorf("%s: an array in Fortran order: save it with numpy.ascontiguousarray", pos[2])
+		return fmt.Errorf("%s: an array in Fortran order: save it with numpy.ascontiguousarray", npyName)
 	}
 	arr, err := npyArray(a)
 	if err != nil {
-		return fmt.Errorf("%s: %w", pos[2], err)
+		return fmt.Errorf("%s: %w", npyName, err)
 	}
 	spec.Shape, spec.DType = arr.Shape, storedDType(arr.DType)
-	return amend(ctx, pos[0], func(f *h5.File) error {
-		path := "/" + strings.Trim(pos[1], "/")
-		if _, err := f.Get(ctx, path); err == nil {
-			if err := f.Root().Delete(ctx, path); err != nil {
-				return err
-			}
-		}
-		d, err := f.Root().CreateDataset(ctx, path, spec)
-		if err != nil {
+	path = "/" + strings.Trim(path, "/")
+	if _, err := f.Get(ctx, path); err == nil {
+		if err := f.Root().Delete(ctx, path); err != nil {
 			return err
 		}
-		return d.WriteArray(ctx, nil, arr)
-	})
+	}
+	d, err := f.Root().CreateDataset(ctx, path, spec)
+	if err != nil {
+		return err
+	}
+	return d.WriteArray(ctx, nil, arr)
 }
 
 // npyArray gives the contents of a .npy file as an h5.Array.

@@ -105,7 +105,7 @@ func TestWriteCommandErrors(t *testing.T) {
 		{"amend HDF5", []string{"attr", filepath.Join(fixtures, "fixture.h5"), "/", "x", "1"}, 1, "amendable copy"},
 		{"rm missing", []string{"rm", out, "nowhere"}, 1, "nowhere"},
 		{"rm dotdot", []string{"rm", out, "a/../b"}, 1, ".."},
-		{"cp over existing", []string{"cp", filepath.Join(fixtures, "fixture.h5"), out}, 1, "exists"},
+		{"cp over existing", []string{"cp", filepath.Join(fixtures, "fixture.h5"), out}, 1, "--force replaces it"},
 		{"cp to a non-LINDI name", []string{"cp", filepath.Join(fixtures, "fixture.h5"), filepath.Join(dir, "x.h5")}, 1, "LINDI"},
 		{"put missing npy", []string{"put", out, "a", filepath.Join(dir, "none.npy")}, 1, "none.npy"},
 		{"put bad chunks", []string{"put", "--chunks", "0,5", out, "a", "x.npy"}, 2, "chunks"},
@@ -139,4 +139,60 @@ func size(t *testing.T, name string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestCreateModesCLI: cp --force replaces its output; put creates a missing
+// file, fails at once on an output it cannot make, and with --force makes
+// the file anew; a put that fails leaves no new file behind.
+func TestCreateModesCLI(t *testing.T) {
+	dir := t.TempDir()
+	npyFile := filepath.Join(dir, "x.npy")
+	fh, err := os.Create(npyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := npy.Write(fh, &npy.Array{Descr: "<i2", Shape: []int{4}, Data: make([]byte, 8)}); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	run := func(wantCode int, args ...string) string {
+		t.Helper()
+		code, stdout, stderr := lindi(args...)
+		if code != wantCode {
+			t.Fatalf("lindi %s: exit %d, want %d: %s", strings.Join(args, " "), code, wantCode, stderr)
+		}
+		return stdout + stderr
+	}
+	for _, ext := range []string{".lindi.json", ".lindi.tar", ".lindi.d"} {
+		t.Run(ext, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "x"+ext)
+			run(0, "put", out, "a/x", npyFile) // missing: created
+			if ls := run(0, "ls", "-r", out); !strings.Contains(ls, "a/x") {
+				t.Fatalf("put into a new file lists:\n%s", ls)
+			}
+			run(0, "put", out, "b/y", npyFile) // existing: amended
+			run(0, "cp", "--force", filepath.Join(fixtures, "fixture.h5"), out)
+			if ls := run(0, "ls", out); strings.Contains(ls, "/a ") || !strings.Contains(ls, "/misc ") {
+				t.Fatalf("cp --force: the file lists\n%s", ls)
+			}
+			run(0, "put", "--force", out, "c", npyFile)
+			if ls := run(0, "ls", out); strings.Contains(ls, "/misc ") || !strings.Contains(ls, "/c ") {
+				t.Fatalf("put --force: the file lists\n%s", ls)
+			}
+			fresh := filepath.Join(filepath.Dir(out), "new"+ext)
+			msg := run(1, "put", fresh, "c", filepath.Join(dir, "none.npy"))
+			if _, err := os.Stat(fresh); err == nil || !strings.Contains(msg, "none.npy") {
+				t.Fatalf("a failed put into a new file: %q, and the file is there (%v)", msg, err)
+			}
+			if es, _ := os.ReadDir(filepath.Dir(out)); len(es) != 1 {
+				t.Fatalf("left behind: %v", es)
+			}
+		})
+	}
+	// The output is opened before the data is read: a missing directory
+	// is named, not the (missing) .npy.
+	msg := run(1, "put", filepath.Join(dir, "no", "x.lindi.tar"), "c", filepath.Join(dir, "none.npy"))
+	if strings.Contains(msg, "none.npy") || !strings.Contains(msg, filepath.Join(dir, "no")) {
+		t.Fatalf("put into a missing directory: %q", msg)
+	}
 }

@@ -1,7 +1,8 @@
 // Command channelmeans reads a time window of an extracellular recording (an
 // ElectricalSeries, or any TimeSeries of samples × channels) in physical
-// units and prints the mean and standard deviation of every channel,
-// computed with gonum.
+// units and prints the mean and the sample standard deviation of every
+// channel (ddof 1, numpy's std(ddof=1); numpy's default is ddof 0), computed
+// with gonum.
 //
 //	go run ./channelmeans ../testdata/conformance/fixture.lindi.json acquisition/ElectricalSeries 0 0.1
 //
@@ -70,8 +71,8 @@ func run(ctx context.Context, w io.Writer, file, series string, t0, t1 float64) 
 	col := make([]float64, rows)
 	for c := range cols {
 		mat.Col(col, c, m)
-		mean, std := stat.MeanStdDev(col, nil)
-		fmt.Fprintf(w, "channel %2d  mean %12.5g  sd %12.5g\n", c, mean, std)
+		mean, std := stat.MeanStdDev(col, nil) // the sample SD: n-1 in the denominator
+		fmt.Fprintf(w, "channel %2d  mean %12.5g  sd (ddof 1) %12.5g\n", c, mean, std)
 	}
 	return nil
 }

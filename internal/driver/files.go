@@ -110,3 +110,68 @@ func stage(at func(string), name string) {
 		at(name)
 	}
 }
+
+// Stage returns the name under which a new container that is to become
+// name is written before its first commit (TempName), after checking that
+// name may be created: with replace false it must not exist (an error
+// wrapping fs.ErrExist). Nothing appears at name until Publish, so a writer
+// that stops before its first commit leaves name as it was.
+func Stage(name string, replace bool) (string, error) {
+	if !replace {
+		if _, err := os.Lstat(name); err == nil {
+			return "", &fs.PathError{Op: "create", Path: name, Err: fs.ErrExist}
+		}
+	}
+	return TempName(name), nil
+}
+
+// Publish moves tmp, a committed container staged by Stage (a file or a
+// directory), to name. With replace false it fails, leaving tmp, if name
+// exists (an error wrapping fs.ErrExist); with replace it replaces what is
+// at name: a file atomically (a rename over it), a directory by two
+// renames (the old one set aside, then removed), the old one put back if
+// the second fails.
+func Publish(tmp, name string, replace bool) error {
+	st, err := os.Lstat(tmp)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !st.IsDir() && !replace:
+		err = os.Link(tmp, name) // fails if name exists, atomically
+		if err == nil {
+			err = os.Remove(tmp)
+		}
+	case !st.IsDir():
+		err = os.Rename(tmp, name)
+	default:
+		err = publishDir(tmp, name, replace)
+	}
+	if err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(name))
+}
+
+// publishDir renames the directory tmp to name (see Publish).
+func publishDir(tmp, name string, replace bool) error {
+	_, err := os.Lstat(name)
+	if err == nil && !replace {
+		return &fs.PathError{Op: "create", Path: name, Err: fs.ErrExist}
+	}
+	if err != nil {
+		return os.Rename(tmp, name)
+	}
+	old := TempName(name)
+	if err := os.Rename(name, old); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return errors.Join(err, os.Rename(old, name))
+	}
+	return os.RemoveAll(old)
+}
+
+// Unstage removes tmp, a container staged by Stage that was never
+// published.
+func Unstage(tmp string) error { return os.RemoveAll(tmp) }

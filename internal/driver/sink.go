@@ -55,10 +55,16 @@ type Container interface {
 	// Claims reports whether name, a local path, is this container's by its
 	// suffix.
 	Claims(name string) bool
-	// Create makes a new, empty container at name (its document the empty
-	// LINDI document) and returns it open for writing, locked. An existing
-	// file or directory at name is an error wrapping fs.ErrExist.
-	Create(ctx context.Context, name string) (Sink, error)
+	// Create makes a new, empty container that is to become name (its
+	// document the empty LINDI document) and returns it open for writing,
+	// locked. It is written beside name (Stage) and appears at name only at
+	// its first Commit (Publish): h5py's mode "x" when replace is false (an
+	// existing file or directory at name is an error wrapping fs.ErrExist,
+	// at once and again at that commit), its mode "w" when replace is true
+	// (what is at name is replaced at that commit, atomically for a file).
+	// Close before any commit removes what Create made and leaves name as
+	// it was.
+	Create(ctx context.Context, name string, replace bool) (Sink, error)
 	// OpenSink opens the existing container at name for amending, locked,
 	// and returns its current document. A torn tail left by a writer that
 	// was killed is repaired here. A missing file is an error wrapping

@@ -300,3 +300,19 @@ func complexDType(t *hdf5.Datatype) (zarrmeta.DType, bool) {
 	}
 	return zarrmeta.DType{Kind: zarrmeta.KindComplex, Order: order, Size: int(t.Size)}, true
 }
+
+// ChunkSize is the chunk's size in the chunk index (for compact and
+// contiguous data, that of the stretch a virtual chunk covers): an
+// engine.Sizer that reads no data.
+func (l *locator) ChunkSize(ctx context.Context, coords []int) (int64, bool, error) {
+	c, err := l.loc.Locate(ctx, coords)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case c.Missing:
+		return 0, true, nil
+	case c.Data != nil:
+		return int64(len(c.Data)), true, nil
+	}
+	return c.Len, true, nil
+}

@@ -298,7 +298,10 @@ func TestCrash(t *testing.T) {
 	for _, kind := range []string{"tar", "dir"} {
 		t.Run(kind, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "x.lindi."+map[string]string{"tar": "tar", "dir": "d"}[kind])
-			s, err := crashContainer(kind).Create(ctx, path)
+			s, err := crashContainer(kind).Create(ctx, path, false)
+			if err == nil {
+				err = s.Commit(ctx, prettyEmpty())
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

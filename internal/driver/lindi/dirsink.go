@@ -31,31 +31,55 @@ func (dirContainer) Claims(name string) bool {
 	return strings.HasSuffix(strings.TrimRight(name, `/`+string(filepath.Separator)), ".d")
 }
 
-// Create makes the directory name, which must not exist, holding lindi.json
-// (the empty document, formatted as Python lindi writes it).
-func (dirContainer) Create(ctx context.Context, name string) (driver.Sink, error) {
+// Create makes a directory holding lindi.json (the empty document,
+// formatted as Python lindi writes it) beside name (driver.Stage); it
+// becomes name at the first commit (driver.Publish).
+func (dirContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(name)
+	abs, err := filepath.Abs(strings.TrimRight(name, `/`+string(filepath.Separator)))
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(abs, 0o755); err != nil {
-		return nil, fmt.Errorf("lindi: create %w", err)
-	}
-	s, err := openDirSink(abs, nil)
+	tmp, err := driver.Stage(abs, replace)
 	if err == nil {
-		s.dirs[filepath.Dir(abs)] = true // the new directory's own entry
+		err = prepareStage(abs, replace)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lindi: %w", err)
+	}
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("lindi: create %s: %w", abs, bare(err))
+	}
+	s, err := openDirSink(tmp, nil)
+	if err == nil {
+		s.dirs[filepath.Dir(tmp)] = true // the new directory's own entry
 		err = s.Commit(ctx, prettyEmpty())
 	}
 	if err != nil {
 		if s != nil {
 			s.Close()
 		}
+		driver.Unstage(tmp)
 		return nil, err
 	}
+	s.stage, s.replace = abs, replace
 	return s, nil
+}
+
+// publish makes a directory from Create its name at its first commit.
+func (s *dirSink) publish() error {
+	if s.stage == "" {
+		return nil
+	}
+	if err := driver.Publish(s.root, s.stage, s.replace); err != nil {
+		return fmt.Errorf("lindi: create %s: %w", s.stage, err)
+	}
+	s.mu.Lock()
+	s.root, s.stage = s.stage, ""
+	s.mu.Unlock()
+	return nil
 }
 
 // OpenSink opens the directory name, holding lindi.json, for amending.
@@ -114,6 +138,10 @@ func openDirSink(abs string, doc []byte) (*dirSink, error) {
 type dirSink struct {
 	root  string
 	lockf *os.File // the directory, locked
+	// stage is the name a directory from Create takes at its first commit
+	// (publish), "" once it has; replace says it replaces what is there.
+	stage   string
+	replace bool
 	// writeFile and replaceFile write blob files and lindi.json; tests
 	// replace them to fail as a full disk does.
 	writeFile   func(p string, data []byte) error
@@ -149,14 +177,15 @@ func (s *dirSink) Member(_ context.Context, name string) (store.Value, error) {
 	}
 	s.mu.Lock()
 	b, ok := s.names[name]
+	root := s.root
 	s.mu.Unlock()
 	if ok && !b.done {
 		return store.Value{}, fmt.Errorf("%s: member %q: %w", s.root, name, store.ErrNotFound)
 	}
-	p := filepath.Join(s.root, filepath.FromSlash(name))
+	p := filepath.Join(root, filepath.FromSlash(name))
 	st, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && !st.Mode().IsRegular() {
-		return store.Value{}, fmt.Errorf("%s: member %q: %w", s.root, name, store.ErrNotFound)
+		return store.Value{}, fmt.Errorf("%s: member %q: %w", root, name, store.ErrNotFound)
 	}
 	if err != nil {
 		return store.Value{}, err
@@ -184,8 +213,9 @@ func (s *dirSink) Blob(ctx context.Context, key string, data []byte) (json.RawMe
 	name := s.freeName("blobs/" + key)
 	b := &pendingBlob{rec: record{name: name, s: int64(len(data))}}
 	s.names[name] = b
-	p := filepath.Join(s.root, filepath.FromSlash(name))
-	for d := filepath.Dir(p); len(d) >= len(s.root); d = filepath.Dir(d) {
+	root := s.root
+	p := filepath.Join(root, filepath.FromSlash(name))
+	for d := filepath.Dir(p); len(d) >= len(root); d = filepath.Dir(d) {
 		s.dirs[d] = true
 	}
 	s.inflight++
@@ -204,7 +234,7 @@ func (s *dirSink) Blob(ctx context.Context, key string, data []byte) (json.RawMe
 	s.cond.Broadcast()
 	s.mu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("lindi: %s: write %s: %w", s.root, name, err)
+		return nil, fmt.Errorf("lindi: %s: write %s: %w", root, name, err)
 	}
 	return jsonRef(name, len(data)), nil
 }
@@ -274,7 +304,7 @@ func (s *dirSink) Commit(ctx context.Context, doc []byte) error {
 	}
 	if s.doc != nil && bytes.Equal(doc, s.doc) {
 		s.committed()
-		return nil
+		return s.publish()
 	}
 	if err := s.replaceDoc(doc); err != nil {
 		s.mu.Lock()
@@ -286,7 +316,7 @@ func (s *dirSink) Commit(ctx context.Context, doc []byte) error {
 	}
 	s.doc = doc
 	s.committed()
-	return nil
+	return s.publish()
 }
 
 // committed forgets the blobs and directories of the commit just made.
@@ -339,7 +369,11 @@ func (s *dirSink) Close() error {
 		}
 	}
 	s.mu.Unlock()
-	if err := errors.Join(unlock(s.lockf), s.lockf.Close()); err != nil {
+	err := errors.Join(unlock(s.lockf), s.lockf.Close())
+	if s.stage != "" { // never committed: nothing of it stays
+		err = errors.Join(err, driver.Unstage(s.root))
+	}
+	if err != nil {
 		return fmt.Errorf("lindi: %s: close: %w", s.root, err)
 	}
 	return nil

@@ -43,3 +43,6 @@ func lock(f *os.File, path string) (stale bool, err error) {
 func unlock(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 }
+
+// locks says that lock keeps other processes out.
+const locks = true

@@ -43,8 +43,18 @@ func create(t testing.TB, name string) (driver.Sink, string) {
 	if c == nil {
 		t.Fatalf("no container claims %s", p)
 	}
-	s, err := c.Create(ctx, p)
+	s, err := c.Create(ctx, p, false)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s before the first commit: %v, want none", name, err)
+	}
+	empty := prettyEmpty() // unchanged: the commit only makes it p
+	if _, ok := c.(tarContainer); !ok && strings.HasSuffix(name, ".json") {
+		empty = []byte(driver.EmptyDocument)
+	}
+	if err := s.Commit(ctx, empty); err != nil {
 		t.Fatal(err)
 	}
 	return s, p
@@ -106,7 +116,7 @@ func TestCreateOpenErrors(t *testing.T) {
 			s, p := create(t, name)
 			s.Close()
 			c := driver.ContainerFor(p)
-			if _, err := c.Create(ctx, p); !errors.Is(err, fs.ErrExist) {
+			if _, err := c.Create(ctx, p, false); !errors.Is(err, fs.ErrExist) {
 				t.Errorf("Create over an existing %s: %v, want fs.ErrExist", name, err)
 			}
 			if _, _, err := c.OpenSink(ctx, p+".none"+filepath.Ext(p)); !errors.Is(err, fs.ErrNotExist) {

@@ -33,15 +33,23 @@ func (tarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".
 // Create writes a new tar laid out as Python lindi's LindiTarFile.create
 // leaves it, byte for byte: the entry at 512, the index at 2048 padded to
 // 8 KiB, lindi.json (the empty document) at 10752 padded to 8 KiB, and 1024
-// zero bytes. It is written to a temporary file that is then linked to
-// name, so that a crash leaves either no file or a whole one.
-func (tarContainer) Create(ctx context.Context, name string) (driver.Sink, error) {
+// zero bytes. It is written to a temporary file beside name (driver.Stage)
+// that becomes name at the first commit (driver.Publish), so that a writer
+// that stops before it leaves name as it was.
+func (tarContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	abs, err := filepath.Abs(name)
 	if err != nil {
 		return nil, err
+	}
+	tmp, err := driver.Stage(abs, replace)
+	if err == nil {
+		err = prepareStage(abs, replace)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lindi: %w", err)
 	}
 	doc := prettyEmpty()
 	recs := []record{
@@ -66,11 +74,12 @@ func (tarContainer) Create(ctx context.Context, name string) (driver.Sink, error
 		}
 	}
 	buf.Write(make([]byte, tailSize))
-	f, err := createWhole(abs, buf.Bytes())
+	f, err := createStaged(tmp, buf.Bytes())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lindi: create %s: %w", abs, bare(err))
 	}
-	s := newTarSink(abs, f, recs, doc)
+	s := newTarSink(tmp, f, recs, doc)
+	s.stage, s.replace = abs, replace
 	return s, nil
 }
 
@@ -84,39 +93,41 @@ func prettyEmpty() []byte {
 	return b.Bytes()
 }
 
-// createWhole makes the file path holding data, locked: written and synced
-// under a temporary name, then linked to path, which must not exist, and
-// its directory synced.
-func createWhole(path string, data []byte) (*os.File, error) {
-	tmp, f, err := driver.CreateTemp(path, 0o644)
+// createStaged makes the new file tmp holding data, locked and synced.
+func createStaged(tmp string, data []byte) (*os.File, error) {
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lindi: create %s: %w", path, err)
+		return nil, err
 	}
-	defer os.Remove(tmp)
-	fail := func(err error) (*os.File, error) {
+	_, err = lock(f, tmp)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("lindi: create %s: %w", path, err)
-	}
-	if _, err := lock(f, tmp); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := os.Link(tmp, path); err != nil {
-		var le *os.LinkError
-		if errors.As(err, &le) {
-			err = le.Err // the error names path
-		}
-		return fail(err)
-	}
-	if err := driver.SyncDir(filepath.Dir(path)); err != nil {
-		return fail(err)
+		os.Remove(tmp)
+		return nil, err
 	}
 	return f, nil
+}
+
+// publish makes a tar from Create its name at its first commit. Called
+// while committing, so that no Blob or Member runs meanwhile but Member
+// (which takes mu).
+func (s *tarSink) publish() error {
+	if s.stage == "" {
+		return nil
+	}
+	if err := driver.Publish(s.path, s.stage, s.replace); err != nil {
+		return fmt.Errorf("lindi: create %s: %w", s.stage, err)
+	}
+	s.mu.Lock()
+	s.path, s.stage = s.stage, ""
+	s.mu.Unlock()
+	return nil
 }
 
 // OpenSink opens the tar at name, ours or Python lindi's, for amending. A
@@ -268,6 +279,10 @@ func allZero(b []byte) bool {
 type tarSink struct {
 	path string // absolute
 	f    *os.File
+	// stage is the name a tar from Create takes at its first commit
+	// (publish), "" once it has; replace says it replaces what is there.
+	stage   string
+	replace bool
 	// writeAt and sync write the file; tests replace them to fail as a
 	// full disk does.
 	writeAt func(p []byte, off int64) (int, error)
@@ -359,7 +374,7 @@ func (s *tarSink) Blob(ctx context.Context, key string, data []byte) (json.RawMe
 		s.mu.Unlock()
 		return nil, err
 	}
-	name := s.freeName("blobs/" + key)
+	name, path := s.freeName("blobs/"+key), s.path
 	h, err := header(name, int64(len(data)))
 	if err != nil {
 		s.mu.Unlock()
@@ -385,7 +400,7 @@ func (s *tarSink) Blob(ctx context.Context, key string, data []byte) (json.RawMe
 	s.cond.Broadcast()
 	s.mu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("lindi: %s: write %s: %w", s.path, name, err)
+		return nil, fmt.Errorf("lindi: %s: write %s: %w", path, name, err)
 	}
 	return jsonRef(name, len(data)), nil
 }
@@ -500,7 +515,7 @@ func (s *tarSink) Commit(ctx context.Context, doc []byte) error {
 		return err
 	}
 	if len(pending) == 0 && bytes.Equal(doc, s.doc) {
-		return nil
+		return s.publish()
 	}
 	at("blobs")
 	recs, err := s.appendMeta(doc, pending, end)
@@ -510,7 +525,7 @@ func (s *tarSink) Commit(ctx context.Context, doc []byte) error {
 	s.mu.Lock()
 	s.setCommitted(recs, doc)
 	s.mu.Unlock()
-	return nil
+	return s.publish()
 }
 
 // fail records a failed write, after which the sink refuses to go on.
@@ -624,6 +639,9 @@ func (s *tarSink) Close() error {
 		}
 	}
 	err = errors.Join(err, unlock(s.f), s.f.Close())
+	if s.stage != "" { // never committed: nothing of it stays
+		err = driver.Unstage(s.path)
+	}
 	if err != nil {
 		return fmt.Errorf("lindi: %s: close: %w", s.path, err)
 	}

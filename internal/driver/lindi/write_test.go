@@ -104,7 +104,7 @@ func TestWriteRead(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), name)
 			c := driver.ContainerFor(p)
-			s, err := c.Create(ctx, p)
+			s, err := c.Create(ctx, p, false)
 			if err != nil {
 				t.Fatal(err)
 			}

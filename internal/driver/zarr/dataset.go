@@ -206,3 +206,10 @@ func shapeOf(zarray []byte) []int {
 	}
 	return append([]int{}, m.Shape...)
 }
+
+// ChunkSize is the stored size of a chunk as the store gives it without
+// reading it (engine.Sizer): a ref's length, a local file's size; unknown
+// for a remote object.
+func (l *keyLocator) ChunkSize(ctx context.Context, coords []int) (int64, bool, error) {
+	return driver.ValueSize(l.t.st.Get(ctx, driver.JoinKey(l.key, l.meta.ChunkKey(coords))))
+}

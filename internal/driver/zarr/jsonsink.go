@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -33,18 +32,20 @@ func (JSONContainer) Name() string { return "LINDI JSON" }
 // Claims takes names ending in ".json" (so ".lindi.json").
 func (JSONContainer) Claims(name string) bool { return strings.HasSuffix(name, ".json") }
 
-// Create writes the empty document to name, which must not exist: written
-// and synced under a temporary name, then linked to name.
-func (c JSONContainer) Create(ctx context.Context, name string) (driver.Sink, error) {
+// Create starts a new document that is to become name, the empty
+// document until the first commit, which writes it under a temporary name
+// and links it to name (or renames it over name, with replace): nothing is
+// written before.
+func (c JSONContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
 	s, err := c.open(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	if err := createJSON(s.path, []byte(driver.EmptyDocument)); err != nil {
+	if _, err := driver.Stage(s.path, replace); err != nil {
 		s.Close()
-		return nil, err
+		return nil, fmt.Errorf("zarr: %w", err)
 	}
-	s.doc = []byte(driver.EmptyDocument)
+	s.doc, s.fresh, s.replace = []byte(driver.EmptyDocument), true, replace
 	return s, nil
 }
 
@@ -92,6 +93,9 @@ func (c JSONContainer) open(ctx context.Context, name string) (*jsonSink, error)
 type jsonSink struct {
 	path    string
 	release func() error
+	// fresh says the file was never committed (Create); replace that its
+	// first commit replaces what is at path.
+	fresh, replace bool
 
 	mu     sync.Mutex
 	closed bool
@@ -140,6 +144,9 @@ func (s *jsonSink) Commit(ctx context.Context, doc []byte) error {
 	if s.closed {
 		return fmt.Errorf("zarr: %s: %w", s.path, fs.ErrClosed)
 	}
+	if s.fresh {
+		return s.create(doc)
+	}
 	if bytes.Equal(doc, s.doc) {
 		return nil
 	}
@@ -147,6 +154,21 @@ func (s *jsonSink) Commit(ctx context.Context, doc []byte) error {
 		return fmt.Errorf("zarr: %s: commit: %w; the file holds its last committed document", s.path, err)
 	}
 	s.doc = doc
+	return nil
+}
+
+// create makes the file at its first commit. Called with mu held.
+func (s *jsonSink) create(doc []byte) error {
+	tmp, err := driver.WriteTemp(s.path, doc, 0o644, jsonAt)
+	if err == nil {
+		if err = driver.Publish(tmp, s.path, s.replace); err != nil {
+			os.Remove(tmp)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("zarr: create %s: %w", s.path, err)
+	}
+	s.doc, s.fresh = doc, false
 	return nil
 }
 
@@ -160,26 +182,6 @@ func (s *jsonSink) Close() error {
 	s.closed = true
 	if s.release != nil {
 		return s.release()
-	}
-	return nil
-}
-
-// createJSON makes the file path, which must not exist, holding data.
-func createJSON(path string, data []byte) error {
-	tmp, err := driver.WriteTemp(path, data, 0o644, jsonAt)
-	if err != nil {
-		return fmt.Errorf("zarr: create %s: %w", path, err)
-	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil {
-		var le *os.LinkError
-		if errors.As(err, &le) {
-			err = le.Err
-		}
-		return fmt.Errorf("zarr: create %s: %w", path, err)
-	}
-	if err := driver.SyncDir(filepath.Dir(path)); err != nil {
-		return fmt.Errorf("zarr: create %s: %w", path, err)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/store"
 )
 
@@ -76,11 +77,17 @@ func TestJSONSink(t *testing.T) {
 	if !c.Claims(p) || c.Claims("x.lindi.tar") {
 		t.Fatal("Claims")
 	}
-	s, err := c.Create(bg, p)
+	s, err := c.Create(bg, p, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Create(bg, p); !errors.Is(err, fs.ErrExist) {
+	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the file before its first commit: %v, want none", err)
+	}
+	if err := s.Commit(bg, []byte(driver.EmptyDocument)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Create(bg, p, false); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("Create over a file: %v", err)
 	}
 	if _, err := s.Member(bg, "blobs/x/0"); !errors.Is(err, store.ErrNotFound) {
@@ -168,7 +175,10 @@ func TestHelperJSONWriter(t *testing.T) {
 // committed, whole.
 func TestJSONCrash(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x.lindi.json")
-	s, err := JSONContainer{}.Create(bg, p)
+	s, err := JSONContainer{}.Create(bg, p, false)
+	if err == nil {
+		err = s.Commit(bg, []byte(driver.EmptyDocument))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -390,3 +390,13 @@ func product(shape []int) int {
 	}
 	return n
 }
+
+// ChunkSize is the stored size of a chunk of a local store or a reference
+// document (engine.Sizer); unknown for a remote store, whose objects' sizes
+// only a request each tells.
+func (l *keyLocator) ChunkSize(ctx context.Context, coords []int) (int64, bool, error) {
+	if !l.t.dir && l.t.refs == nil {
+		return 0, false, nil
+	}
+	return driver.ValueSize(l.t.st.Get(ctx, l.keys.key(coords)))
+}

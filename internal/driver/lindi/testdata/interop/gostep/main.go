@@ -80,7 +80,7 @@ func open(path string, create bool) (*writer, error) {
 	var doc []byte
 	var err error
 	if create {
-		if w.s, err = c.Create(ctx, path); err != nil {
+		if w.s, err = c.Create(ctx, path, false); err != nil {
 			return nil, err
 		}
 		doc = []byte(driver.EmptyDocument)
