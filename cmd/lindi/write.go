@@ -93,12 +93,12 @@ func cmdPut(ctx context.Context, args []string) error {
 		}
 		spec.Codec = json.RawMessage(*codec)
 	}
-	fh, err := os.Open(pos[2])
+	in, release, err := mapFile(pos[2])
 	if err != nil {
 		return err
 	}
-	a, err := npy.Read(fh)
-	fh.Close()
+	defer release()
+	a, err := npy.Parse(in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[2], err)
 	}
