@@ -322,3 +322,30 @@ func Example_amend() {
 	fmt.Printf("%s: %v %s, %.1f mV from sample 0 to 1 on channel 0\n", hp.Type(), hp.Data().Shape(), hp.Unit(), w.Data[0]*1000)
 	// Output: ElectricalSeries: [100 4] volts, -0.1 mV from sample 0 to 1 on channel 0
 }
+
+func ExampleTimeSeries_PhysicalBlocks() {
+	ctx := context.Background()
+	f, err := nwb.Open(ctx, "../testdata/nwb/tables.nwb")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	ts, err := f.TimeSeries(ctx, "acquisition/ElectricalSeries")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The mean of every channel in Unit, in blocks of 40 samples, the next
+	// two blocks read while this one is summed: memory for three blocks.
+	channels := ts.Data().Shape()[1]
+	sum := make([]float64, channels)
+	for b, err := range ts.PhysicalBlocks(ctx, 40, 2) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		for i, v := range b.Data.Data {
+			sum[i%channels] += v
+		}
+	}
+	fmt.Printf("%d samples, channel 0 mean %.4g (unit %q)\n", ts.Len(), sum[0]/float64(ts.Len()), ts.Unit())
+	// Output: 1000 samples, channel 0 mean -0.708 (unit "")
+}

@@ -82,6 +82,12 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) > 0 && args[0] == "write" {
 		return cmdBenchWrite(ctx, args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "put" {
+		return cmdBenchPut(ctx, args[1:], stdout)
+	}
+	if len(args) > 0 && args[0] == "blocks" {
+		return cmdBenchBlocks(ctx, args[1:], stdout)
+	}
 	if len(args) > 0 && args[0] == "zarr3" {
 		return cmdBenchZarr3(ctx, args[1:], stdout)
 	}

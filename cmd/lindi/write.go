@@ -127,7 +127,14 @@ func cmdPut(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := put(ctx, f, pos[1], pos[2], spec); err != nil {
+	// The mapping outlives Close: the commit may still read chunks of it.
+	in, release, err := mapFile(pos[2])
+	if err != nil {
+		f.Discard()
+		return err
+	}
+	defer release()
+	if err := put(ctx, f, pos[1], pos[2], in, spec); err != nil {
 		f.Discard()
 		return err
 	}
@@ -150,15 +157,10 @@ func openPut(ctx context.Context, name string, force bool) (*h5.File, error) {
 	return f, err
 }
 
-// put reads the .npy file npyName and writes it as the dataset path of f,
-// replacing one that exists.
-func put(ctx context.Context, f *h5.File, path, npyName string, spec h5.DatasetSpec) error {
-	fh, err := os.Open(npyName)
-	if err != nil {
-		return err
-	}
-	a, err := npy.Read(fh)
-	fh.Close()
+// put parses in, the contents of the .npy file npyName, and writes it as
+// the dataset path of f, replacing one that exists.
+func put(ctx context.Context, f *h5.File, path, npyName string, in []byte, spec h5.DatasetSpec) error {
+	a, err := npy.Parse(in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", npyName, err)
 	}

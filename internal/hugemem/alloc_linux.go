@@ -32,3 +32,14 @@ func Alloc(n int) []byte {
 	_ = syscall.Madvise(b, madvHugePage)
 	return b
 }
+
+// Slice returns a zeroed slice of n numbers of type T, allocated as Alloc
+// allocates bytes.
+func Slice[T Number](n int) []T {
+	size := int(unsafe.Sizeof(*new(T)))
+	if n < minAdvised/size {
+		return make([]T, n)
+	}
+	b := Alloc(n * size)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}

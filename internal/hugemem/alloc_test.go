@@ -19,3 +19,18 @@ func TestAlloc(t *testing.T) {
 
 // big is a size large enough to be advised where that is done.
 const big = 8 << 20
+
+func TestSlice(t *testing.T) {
+	for _, n := range []int{0, 3, big / 8, 3*big/8 + 5} {
+		s := Slice[float64](n)
+		if len(s) != n || cap(s) != n {
+			t.Fatalf("Slice(%d) has len %d cap %d", n, len(s), cap(s))
+		}
+		for i := range s {
+			if s[i] != 0 {
+				t.Fatalf("Slice(%d)[%d] = %v, want 0", n, i, s[i])
+			}
+			s[i] = float64(i)
+		}
+	}
+}

@@ -64,6 +64,33 @@ func Read(r io.Reader) (*Array, error) {
 	return a, nil
 }
 
+// Parse parses one .npy file held in b, as Read reads one; the Data of the
+// result aliases b (no copy), so a file mapped into memory is used in place.
+func Parse(b []byte) (*Array, error) {
+	r := bytes.NewReader(b)
+	header, err := readHeader(r)
+	if err != nil {
+		return nil, err
+	}
+	a, size, err := parseHeader(header)
+	if err != nil {
+		return nil, err
+	}
+	n, err := dataLen(a.Shape, size)
+	if err != nil {
+		return nil, err
+	}
+	switch data := b[len(b)-r.Len():]; {
+	case len(data) < n:
+		return nil, fmt.Errorf("%w: want %d bytes of data, got %d", ErrData, n, len(data))
+	case len(data) > n:
+		return nil, fmt.Errorf("%w: trailing bytes after %d bytes of data", ErrData, n)
+	default:
+		a.Data = data[:n:n]
+	}
+	return a, nil
+}
+
 // readHeader reads the preamble and returns the header text.
 func readHeader(r io.Reader) (string, error) {
 	var pre [10]byte

@@ -184,6 +184,9 @@ func TestReadErrors(t *testing.T) {
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("got (%v, %v), want error %v", a, err, tt.want)
 			}
+			if a, err := Parse(tt.in); !errors.Is(err, tt.want) {
+				t.Fatalf("Parse: got (%v, %v), want error %v", a, err, tt.want)
+			}
 		})
 	}
 }
@@ -254,8 +257,15 @@ func FuzzRead(f *testing.F) {
 	f.Add(file(1, "{'descr': [('a', '<i4'), ('b', [('c', '<f8', (2, 1))])], 'fortran_order': False, 'shape': (1,), }", make([]byte, 20)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		a, err := Read(bytes.NewReader(in))
+		p, perr := Parse(in)
+		if (err == nil) != (perr == nil) {
+			t.Fatalf("Read: %v, Parse: %v", err, perr)
+		}
 		if err != nil {
 			return
+		}
+		if p.Descr != a.Descr || !reflect.DeepEqual(p.Shape, a.Shape) || p.Fortran != a.Fortran || !bytes.Equal(a.Data, p.Data) {
+			t.Fatal("Parse differs from Read")
 		}
 		var out bytes.Buffer
 		if err := Write(&out, a); err != nil {

@@ -479,11 +479,11 @@ func (e *editor) PutChunk(ctx context.Context, path string, coords []int, data [
 	if err != nil {
 		return err
 	}
-	ref := driver.InlineRef(data)
-	if len(data) >= driver.InlineLimit {
-		if ref, err = e.sink.Blob(ctx, ck, data); err != nil {
-			return err
-		}
+	var ref json.RawMessage
+	if len(data) < driver.InlineLimit {
+		ref = driver.InlineRef(data)
+	} else if ref, err = e.sink.Blob(ctx, ck, data); err != nil {
+		return err
 	}
 	e.set(ck, ref)
 	return nil
