@@ -7,8 +7,10 @@ package h5
 // first, then Zarr, then the LINDI containers (which build on the Zarr driver,
 // so it initialises first). A URL that is neither HDF5 nor JSON nor a tar is
 // tried as a Zarr store, then as a .lindi.d. Package index gives the HDF5
-// driver the LINDI document of an HDF5 file (File.Document).
+// driver the LINDI document of an HDF5 file (File.Document). Package dandi
+// locates DANDI addresses (a source.Locator).
 import (
+	_ "github.com/lindigo/lindi/dandi"
 	_ "github.com/lindigo/lindi/index"
 	_ "github.com/lindigo/lindi/internal/driver/hdf5"
 	_ "github.com/lindigo/lindi/internal/driver/lindi"

@@ -227,8 +227,25 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // of a LINDI file (a remote .lindi.json in one request) or a Zarr store; of
 // an HDF5 file it reads the superblock and the root group, and the rest as it
 // is asked for.
+//
+// A name a registered source.Locator knows is opened where it locates it: a
+// DANDI asset's address (dandi://dandi/000409@draft/sub-01/x.nwb, the
+// archive's API and web URLs) opens the asset's blob or Zarr store, or its
+// precomputed LINDI file when one is asked for (source.WithPrecomputed, or
+// LINDI_PRECOMPUTED_LINDI) and passes its checks; the file keeps name as
+// its Name.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
-	f, err := newFile(name, name, opts)
+	loc, err := locate(ctx, name, opts)
+	if err != nil {
+		return nil, fmt.Errorf("h5: open %s: %w", source.Redact(name), err)
+	}
+	if len(loc.Options) > 0 {
+		opts = append(slices.Clip(opts), WithSourceOptions(loc.Options...))
+	}
+	if loc.Content != nil {
+		return openSource(ctx, source.NewBytes(name, loc.Content), loc.URL, opts)
+	}
+	f, err := newFile(name, loc.URL, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -379,20 +396,20 @@ func (f *File) open(ctx context.Context, in *driver.Input) error {
 	return fmt.Errorf("%w: not a LINDI JSON file, a Zarr directory or an HDF5 file", ErrFormat)
 }
 
-// input describes the file to the drivers. A name that is neither a URL nor
+// input describes the file, at its base, to the drivers. A name that is neither a URL nor
 // an existing path is left to them (a driver may read other names).
 func (f *File) input() (*driver.Input, error) {
-	if isURL(f.name) {
-		return driver.NewInput(f.env, f.name, true, false), nil
+	if isURL(f.base) {
+		return driver.NewInput(f.env, f.base, true, false), nil
 	}
-	st, err := os.Stat(f.name)
+	st, err := os.Stat(f.base)
 	if errors.Is(err, fs.ErrNotExist) {
-		return driver.NewInput(f.env, f.name, false, false), nil
+		return driver.NewInput(f.env, f.base, false, false), nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return driver.NewInput(f.env, f.name, false, st.IsDir()), nil
+	return driver.NewInput(f.env, f.base, false, st.IsDir()), nil
 }
 
 func (f *File) openWith(ctx context.Context, d driver.Driver, in *driver.Input) error {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	_ "github.com/lindigo/lindi/dandi" // locates DANDI addresses
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
@@ -26,12 +27,21 @@ const remotePage = 256 << 10
 // names a src in out's directory "./NAME" instead. WithURL overrides either.
 // When out already holds the same document but for its creationDate, it is
 // left as it is: rerunning an index leaves identical files.
+// A DANDI asset's address (dandi://…) is indexed from its blob, whose
+// download URL the refs name.
 func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	o, err := newOptions(opts)
 	if err != nil {
 		return err
 	}
-	s, err := source.Open(ctx, src, o.source...)
+	// A DANDI address is read at its download URL, never from a
+	// precomputed index: this is what makes one.
+	loc, err := source.Locate(ctx, src, source.WithPrecomputed(""))
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	src = loc.URL
+	s, err := source.Open(ctx, src, append(loc.Options, o.source...)...)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
@@ -109,7 +119,7 @@ func refName(src, out string, relative bool) (string, error) {
 // NAME.lindi.json beside a local file, or in the working directory for a
 // URL (named after its last path segment).
 func DefaultOutput(src string) string {
-	if store.IsURL(src) {
+	if scheme, _ := source.Scheme(src); store.IsURL(src) || scheme == "dandi" {
 		base := src
 		if i := strings.IndexAny(base, "?#"); i >= 0 {
 			base = base[:i]

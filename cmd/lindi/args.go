@@ -39,7 +39,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // openFile opens FILE with the options shared by every command.
 func openFile(ctx context.Context, name string, opts ...h5.Option) (*h5.File, error) {
-	return h5.Open(ctx, name, opts...)
+	return h5.Open(ctx, name, append(openOptions(ctx), opts...)...)
 }
 
 // flagUsage describes a command's flags, after the line of the general usage

@@ -23,6 +23,9 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(pos) < 1 || len(pos) > 2 {
 		return usagef("ls takes FILE [PATH]")
 	}
+	if isDandiFolder(pos[0]) {
+		return lsDandi(ctx, pos[0], strings.Join(pos[1:], ""), stdout)
+	}
 	path := "/"
 	if len(pos) == 2 {
 		path = pos[1]

@@ -15,7 +15,9 @@
 //	lindi compact FILE
 //	lindi --version
 //
-// FILE is a local path or an http(s) URL. SELECTION is numpy syntax without
+// FILE is a local path, an http(s) URL or a DANDI asset's address
+// (dandi://dandi/000409@draft/sub-01/x.nwb); "lindi ls" of a dandiset or
+// folder (dandi://dandi/000409, …/sub-01/) lists its assets. SELECTION is numpy syntax without
 // the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
 //
 // lindi exits 0 on success, 1 when something fails (with one line on stderr
@@ -62,6 +64,8 @@ func usagef(format string, args ...any) error {
 
 const usage = `usage:
   lindi ls [-r] [-a] FILE [PATH]   list a group's members (-r: the whole tree, -a: with attributes)
+  lindi ls DANDISET[/FOLDER/] [GLOB]
+                                   list a dandiset's assets: path, size, asset ID ('sub-*/*.nwb')
   lindi info FILE [PATH]           metadata and attributes of an object (default /), as JSON
   lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
                                    read a selection of a dataset (default: all of it), or an attribute
@@ -98,6 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			code = 1
 		}
 	}()
+	ctx = withWarnings(ctx, stderr)
 	out := &stagedOutput{w: stdout}
 	defer out.discard()
 	var err error

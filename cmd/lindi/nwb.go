@@ -25,7 +25,7 @@ func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return usagef("nwb takes FILE")
 	}
-	f, err := nwb.Open(ctx, args[0])
+	f, err := nwb.Open(ctx, args[0], openOptions(ctx)...)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func cmdTable(ctx context.Context, args []string, stdout io.Writer) error {
 	if *format != "json" && *format != "csv" {
 		return usagef("unknown table format %q (json or csv)", *format)
 	}
-	f, err := nwb.Open(ctx, pos[0])
+	f, err := nwb.Open(ctx, pos[0], openOptions(ctx)...)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -25,6 +26,10 @@ type DANDI struct {
 	// Client sends the requests; nil means the package's shared transport.
 	// Its CheckRedirect is ignored: DANDI follows redirects itself.
 	Client *http.Client
+	// Loopback also sends the keys over plain http to a host of Keys that
+	// is a loopback address (127.0.0.0/8, ::1, localhost): a local test
+	// instance of the API, which the traffic never leaves the machine for.
+	Loopback bool
 }
 
 // Hosts of the DANDI API servers known by default.
@@ -83,7 +88,7 @@ func (d *DANDI) hop(ctx context.Context, client *http.Client, u *url.URL, raw st
 	}
 	// The key travels over https only: never in clear, whether the URL
 	// asked for http or an https hop redirected to http.
-	if key := d.Keys[u.Host]; key != "" && u.Scheme == "https" {
+	if key := d.Keys[u.Host]; key != "" && (u.Scheme == "https" || d.Loopback && IsLoopback(u.Hostname())) {
 		req.Header.Set("Authorization", "token "+key)
 	}
 	resp, err := client.Do(req)
@@ -136,4 +141,14 @@ func (d *DANDI) noRedirectClient() *http.Client {
 	}
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &c
+}
+
+// IsLoopback reports whether host (without a port) is a loopback address:
+// "localhost" or an IP literal in 127.0.0.0/8 or ::1.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return err == nil && ip.IsLoopback()
 }

@@ -40,6 +40,9 @@ type config struct {
 	s3Endpoint string // "" for DefaultS3Endpoint
 	disk       *DiskCache
 	warm       int
+	// precomputed and warn configure Locate (WithPrecomputed, WithWarn).
+	precomputed string
+	warn        func(string)
 }
 
 func newConfig(opts []Option) (*config, error) {

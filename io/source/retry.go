@@ -29,6 +29,10 @@ func DefaultRetry() Retry {
 	return Retry{MaxAttempts: 8, BaseDelay: 100 * time.Millisecond, MaxDelay: 10 * time.Second, MaxElapsed: 2 * time.Minute}
 }
 
+// Validate reports a policy that cannot work: fewer than one attempt, a
+// non-positive delay or time cap, MaxDelay below BaseDelay.
+func (r Retry) Validate() error { return r.validate() }
+
 func (r Retry) validate() error {
 	switch {
 	case r.MaxAttempts < 1:

@@ -1,0 +1,245 @@
+package dandi
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+var (
+	// ErrNotFound reports a dandiset, version, asset or folder the
+	// instance does not have.
+	ErrNotFound = errors.New("dandi: not found")
+	// ErrUnauthorized reports a dandiset the API refused (HTTP 401 or 403):
+	// embargoed, without a key that has access to it.
+	ErrUnauthorized = errors.New("dandi: not authorized")
+	// ErrResponse reports an API answer that is not in the API's shape.
+	ErrResponse = errors.New("dandi: malformed API response")
+)
+
+// Asset is an asset of a dandiset version: a blob (an HDF5 file, most
+// often NWB) or a Zarr store.
+type Asset struct {
+	ID       string // the asset ID, a UUID
+	Path     string // its path in the dandiset ("sub-01/sub-01_ecephys.nwb")
+	Size     int64
+	Blob     string // the blob's ID, "" for a Zarr asset
+	Zarr     string // the Zarr's ID, "" for a blob
+	Created  time.Time
+	Modified time.Time
+	// Instance, Dandiset and Version say where the asset was listed;
+	// Dandiset and Version are "" for an asset looked up by ID alone.
+	Instance, Dandiset, Version string
+	// APIURL is the instance's API URL.
+	APIURL string
+	// ContentURL and EncodingFormat come from the asset's metadata, when it
+	// was read (Lookup reads it for a Zarr asset): its download and S3
+	// URLs, and its media type ("application/x-nwb", "application/x-zarr").
+	ContentURL     []string
+	EncodingFormat string
+}
+
+// Address returns a dandi:// address of the asset that h5.Open and nwb.Open
+// accept (for an asset known by ID alone, its API URL).
+func (a Asset) Address() string {
+	return a.address().String()
+}
+
+func (a Asset) address() Address {
+	return Address{Instance: a.Instance, APIURL: a.APIURL, Dandiset: a.Dandiset, Version: a.Version, Path: a.Path, AssetID: a.idIfNoPath()}
+}
+
+func (a Asset) idIfNoPath() string {
+	if a.Dandiset == "" || a.Path == "" {
+		return a.ID
+	}
+	return ""
+}
+
+// DownloadURL is the API URL that redirects to the asset's bytes.
+func (a Asset) DownloadURL() string {
+	return a.APIURL + "/assets/" + a.ID + "/download/"
+}
+
+// IsZarr reports whether the asset is a Zarr store rather than a blob.
+func (a Asset) IsZarr() bool {
+	return a.Zarr != "" || a.EncodingFormat == "application/x-zarr"
+}
+
+// page is one page of a listing, as the API gives it.
+type page struct {
+	Count   *int        `json:"count"`
+	Next    *string     `json:"next"`
+	Results []listEntry `json:"results"`
+}
+
+type listEntry struct {
+	AssetID  string    `json:"asset_id"`
+	Blob     *string   `json:"blob"`
+	Zarr     *string   `json:"zarr"`
+	Path     string    `json:"path"`
+	Size     int64     `json:"size"`
+	Created  time.Time `json:"created"`
+	Modified time.Time `json:"modified"`
+}
+
+// decodePage decodes a listing page and checks its shape.
+func decodePage(b []byte) (*page, error) {
+	var p page
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%w: asset list: %v", ErrResponse, err)
+	}
+	if p.Count == nil || p.Results == nil {
+		return nil, fmt.Errorf("%w: asset list without count or results", ErrResponse)
+	}
+	for _, r := range p.Results {
+		if err := checkAssetID(r.AssetID); err != nil {
+			return nil, fmt.Errorf("%w: asset list: %v", ErrResponse, err)
+		}
+		if err := checkPath(r.Path); err != nil || r.Path == "" || strings.HasSuffix(r.Path, "/") {
+			return nil, fmt.Errorf("%w: asset list: asset %s has path %q", ErrResponse, r.AssetID, r.Path)
+		}
+		if r.Size < 0 || (r.Blob == nil) == (r.Zarr == nil) {
+			return nil, fmt.Errorf("%w: asset list: asset %s: negative size, or not one of blob and zarr", ErrResponse, r.AssetID)
+		}
+	}
+	return &p, nil
+}
+
+func (e listEntry) asset(a Address) Asset {
+	as := Asset{ID: e.AssetID, Path: e.Path, Size: e.Size, Created: e.Created, Modified: e.Modified,
+		Instance: a.Instance, Dandiset: a.Dandiset, Version: a.Version, APIURL: a.APIURL}
+	if e.Blob != nil {
+		as.Blob = *e.Blob
+	}
+	if e.Zarr != nil {
+		as.Zarr = *e.Zarr
+	}
+	return as
+}
+
+// listed remembers the assets listings gave, so that opening an asset of
+// a folder listed before asks the API nothing more.
+var listed sync.Map // listedKey → Asset
+
+// listedKey keys listed: the instance's API URL (instances may move), the
+// address and the key the listing was made with.
+func (c *config) listedKey(a Address) string {
+	return a.APIURL + "\x00" + a.String() + "\x00" + keyTag(c.key(a.Instance))
+}
+
+// defaultPageSize is how many assets a listing page asks for: the most
+// the archive gives (it gives fewer if it caps lower).
+const defaultPageSize = 1000
+
+// Assets yields the assets an address names, lazily, one listing page at a
+// time (following the API's next links): every asset of a dandiset or a
+// folder (in path order), or the one asset a path or ID names. With
+// WithGlob only the assets whose path matches. It yields one error and
+// stops when the address is malformed, the dandiset, version or folder is
+// missing (ErrNotFound) or not readable without a key (ErrUnauthorized).
+// Stopping the loop early makes no further request.
+func Assets(ctx context.Context, address string, opts ...Option) iter.Seq2[Asset, error] {
+	return func(yield func(Asset, error) bool) {
+		c, err := newConfig(opts)
+		if err != nil {
+			yield(Asset{}, err)
+			return
+		}
+		a, err := c.reg.parse(address)
+		if err != nil {
+			yield(Asset{}, err)
+			return
+		}
+		if !a.IsFolder() {
+			as, err := c.lookup(ctx, a)
+			if err == nil && c.glob != nil && !c.glob.MatchString(as.Path) {
+				return
+			}
+			yield(as, err)
+			return
+		}
+		c.list(ctx, a, c.pageSize, true, yield)
+	}
+}
+
+// list yields the assets whose path starts with a.Path, n a page (0 for
+// the default); with folder set, none is an error (a missing folder).
+func (c *config) list(ctx context.Context, a Address, n int, folder bool, yield func(Asset, error) bool) {
+	inst, _ := c.reg.byName(a.Instance)
+	q := url.Values{"order": {"path"}, "page_size": {strconv.Itoa(cmp.Or(n, defaultPageSize))}}
+	if a.Path != "" {
+		q.Set("path", a.Path)
+	}
+	if c.glob != nil {
+		q.Set("glob", c.globText)
+	}
+	next := a.versionURL() + "assets/?" + q.Encode()
+	seen := 0
+	for next != "" {
+		b, err := c.get(ctx, inst, next)
+		if err != nil {
+			yield(Asset{}, c.explain(ctx, a, err))
+			return
+		}
+		p, err := decodePage(b)
+		if err != nil {
+			yield(Asset{}, fmt.Errorf("dandi: %s: %w", a.where(), err))
+			return
+		}
+		for _, e := range p.Results {
+			if !strings.HasPrefix(e.Path, a.Path) || c.glob != nil && !c.glob.MatchString(e.Path) {
+				continue // the archive's path filter ignores case; ours does not
+			}
+			as := e.asset(a)
+			listed.Store(c.listedKey(as.address()), as)
+			seen++
+			if !yield(as, nil) {
+				return
+			}
+		}
+		next = ""
+		if p.Next != nil && *p.Next != "" {
+			if !strings.HasPrefix(*p.Next, a.APIURL+"/") {
+				yield(Asset{}, fmt.Errorf("%w: %s: next page %q is not on the instance's API", ErrResponse, a.where(), *p.Next))
+				return
+			}
+			next = *p.Next
+		}
+	}
+	if seen == 0 && folder && a.Path != "" && c.glob == nil {
+		yield(Asset{}, fmt.Errorf("%w: %s has no folder %s", ErrNotFound, a.where(), a.Path))
+	}
+}
+
+// globRegexp translates the API's glob, where "*" matches any run of
+// characters ("/" too) and "?" any one, into a regular expression matching
+// whole paths, ignoring case as the archive does.
+func globRegexp(pattern string) (*regexp.Regexp, error) {
+	if pattern == "" || strings.ContainsAny(pattern, "[]") {
+		return nil, fmt.Errorf("dandi: glob %q: want a non-empty pattern of * and ? (no [ ])", pattern)
+	}
+	var b strings.Builder
+	b.WriteString("(?is)^")
+	for _, r := range pattern {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
