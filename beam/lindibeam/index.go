@@ -15,13 +15,17 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/lindigo/lindi/dandi"
 	"github.com/lindigo/lindi/index"
 	"github.com/lindigo/lindi/io/source"
 )
 
 func init() {
 	beam.RegisterType(reflect.TypeFor[Result]())
-	register.DoFn4x0[context.Context, string, func(Result), func(Result)](&indexFn{})
+	beam.RegisterType(reflect.TypeFor[Target]())
+	register.DoFn4x0[context.Context, string, func(Target), func(Result)](&expandFn{})
+	register.Emitter1[Target]()
+	register.DoFn4x0[context.Context, Target, func(Result), func(Result)](&indexFn{})
 	register.Emitter1[Result]()
 	register.DoFn3x1[context.Context, int, func(*Result) bool, error](&manifestFn{})
 	register.Iter1[Result]()
@@ -63,26 +67,69 @@ type IndexOptions struct {
 }
 
 // Index indexes each source of srcs (a PCollection of strings: local paths,
-// http(s) or s3 URLs) into OutDir, one NAME.lindi.json per source named
-// after its last path element, written atomically under that fixed name so
+// http(s) or s3 URLs, DANDI assets, or a dandiset or folder of one, which
+// stands for its HDF5 NWB assets) into OutDir, one .lindi.json per source
+// (see Expand for the names), written atomically under that fixed name so
 // that a retried bundle rewrites the same file (and leaves it as it was
 // when only the creation date would change). It returns the results of the
-// sources written and, as a side output, those that failed: a failure is
-// reported, not a crash of the job.
+// sources written and, as a side output, those that failed (a dandiset that
+// cannot be listed too): a failure is reported, not a crash of the job.
 func Index(s beam.Scope, opts IndexOptions, srcs beam.PCollection) (written, failed beam.PCollection) {
 	s = s.Scope("lindi.Index")
-	return beam.ParDo2(s, &indexFn{OutDir: opts.OutDir, Config: opts.Index, InFlight: opts.InFlight}, srcs)
+	targets, unlisted := beam.ParDo2(s, &expandFn{OutDir: opts.OutDir}, srcs)
+	written, failed = beam.ParDo2(s, &indexFn{Config: opts.Index, InFlight: opts.InFlight}, beam.Reshuffle(s, targets))
+	return written, beam.Flatten(s, unlisted, failed)
+}
+
+// Target is one file to index and where its index goes.
+type Target struct {
+	Source, Output string
+}
+
+// expandFn turns a source into the files to index: a dandiset or a folder
+// of one into its *.nwb assets, anything else into itself.
+type expandFn struct {
+	OutDir string
+}
+
+func (f *expandFn) ProcessElement(ctx context.Context, src string, emit func(Target), failed func(Result)) {
+	a, err := dandi.ParseAddress(src)
+	if err != nil || !a.IsFolder() {
+		name := OutputName(src)
+		if err == nil && a.Path != "" {
+			name = a.Path + ".lindi.json"
+		}
+		emit(Target{Source: src, Output: filepath.Join(f.OutDir, filepath.FromSlash(name))})
+		return
+	}
+	for asset, err := range dandi.Assets(ctx, src, dandi.WithGlob("*.nwb")) {
+		if err != nil {
+			indexFailed.Inc(ctx, 1)
+			failed(Result{Source: src, Error: err.Error()})
+			return
+		}
+		if asset.IsZarr() { // an NWB Zarr store has nothing to index
+			continue
+		}
+		if !filepath.IsLocal(filepath.FromSlash(asset.Path)) { // an archive's answer is not trusted to name our files
+			indexFailed.Inc(ctx, 1)
+			failed(Result{Source: asset.Address(), Error: fmt.Sprintf("lindibeam: asset path %q leaves the output directory", asset.Path)})
+			continue
+		}
+		emit(Target{Source: asset.Address(), Output: filepath.Join(f.OutDir, filepath.FromSlash(asset.Path+".lindi.json"))})
+	}
 }
 
 // OutputName is the file name Index gives the output of src: the last
-// element of its path (of its URL's path) plus ".lindi.json".
+// element of its path (of its URL's path) plus ".lindi.json". A DANDI
+// asset's output is named after its path in the dandiset instead
+// ("sub-01/sub-01_ecephys.nwb.lindi.json", in a folder of OutDir).
 func OutputName(src string) string {
 	return filepath.Base(index.DefaultOutput(src))
 }
 
-// indexFn indexes one source; its exported fields travel to the workers.
+// indexFn indexes one file; its exported fields travel to the workers.
 type indexFn struct {
-	OutDir   string
 	Config   index.Config
 	InFlight int
 }
@@ -92,10 +139,9 @@ var (
 	indexFailed  = beam.NewCounter("lindi", "index_failed")
 )
 
-func (f *indexFn) ProcessElement(ctx context.Context, src string, written, failed func(Result)) {
-	out := filepath.Join(f.OutDir, OutputName(src))
-	r := Result{Source: src, Output: out}
-	if err := f.index(ctx, src, out); err != nil {
+func (f *indexFn) ProcessElement(ctx context.Context, t Target, written, failed func(Result)) {
+	r := Result{Source: t.Source, Output: t.Output}
+	if err := f.index(ctx, t.Source, t.Output); err != nil {
 		r.Error = err.Error()
 		indexFailed.Inc(ctx, 1)
 		failed(r)

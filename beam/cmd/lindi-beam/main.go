@@ -7,8 +7,9 @@
 //	lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [beam flags] SOURCE DATASET [SELECTION]
 //
 // index writes DIR/NAME.lindi.json for each SOURCE (a local path or an
-// http(s)/s3 URL; NAME its base name), the same document as lindi index
-// writes, and with --manifest one JSON line per source: {"source",
+// http(s)/s3 URL; NAME its base name; a DANDI asset, NAME its path; a
+// dandiset or folder of one, for each of its NWB assets), the same document
+// as lindi index writes, and with --manifest one JSON line per source: {"source",
 // "output", "error"}. It exits 1 when any source failed, after all the
 // others were written.
 //
