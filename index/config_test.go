@@ -67,3 +67,28 @@ func TestConfigRefused(t *testing.T) {
 		}
 	}
 }
+
+// FuzzConfig: decoding never panics, and what decodes gives valid options
+// and survives a round trip.
+func FuzzConfig(f *testing.F) {
+	for _, s := range []string{`{}`, `{"all_chunks": true, "tool": "x"}`, `{"chunk_threshold": 3, "concurrency": 2, "relative_refs": true}`, `{"chunk_threshold": -1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var c Config
+		if json.Unmarshal(b, &c) != nil {
+			return
+		}
+		if _, err := c.Options(); err != nil {
+			t.Fatalf("%s decodes to %+v, whose options fail: %v", b, c, err)
+		}
+		again, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Config
+		if err := json.Unmarshal(again, &back); err != nil || back != c {
+			t.Fatalf("%s: round trip gives %+v, %v", again, back, err)
+		}
+	})
+}
