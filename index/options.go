@@ -1,6 +1,10 @@
 package index
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lindigo/lindi/io/source"
+)
 
 // Defaults, as Python lindi's LindiH5ZarrStoreOpts has them.
 const (
@@ -26,6 +30,7 @@ type options struct {
 	url         string
 	tool        string
 	relative    bool
+	source      []source.Option
 }
 
 func newOptions(opts []Option) (*options, error) {
@@ -97,4 +102,11 @@ func RelativeRefs() Option {
 // "lindi-go").
 func WithTool(name string) Option {
 	return func(o *options) error { o.tool = name; return nil }
+}
+
+// WithSourceOptions passes opts to source.Open when WriteFile opens its
+// source (an HTTP client bounding the requests in flight, a retry policy, …).
+// Build ignores them.
+func WithSourceOptions(opts ...source.Option) Option {
+	return func(o *options) error { o.source = append(o.source, opts...); return nil }
 }

@@ -1,10 +1,12 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	_ "github.com/lindigo/lindi/dandi" // locates DANDI addresses
@@ -23,6 +25,8 @@ const remotePage = 256 << 10
 // failure leaves no half-written JSON. The refs name a URL as given and a
 // local src by its absolute path, which Python lindi reads too; RelativeRefs
 // names a src in out's directory "./NAME" instead. WithURL overrides either.
+// When out already holds the same document but for its creationDate, it is
+// left as it is: rerunning an index leaves identical files.
 // A DANDI asset's address (dandi://…) is indexed from its blob, whose
 // download URL the refs name.
 func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
@@ -37,7 +41,7 @@ func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 		return fmt.Errorf("index: %w", err)
 	}
 	src = loc.URL
-	s, err := source.Open(ctx, src, loc.Options...)
+	s, err := source.Open(ctx, src, append(loc.Options, o.source...)...)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
@@ -63,7 +67,29 @@ func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	if err != nil {
 		return err
 	}
+	if unchanged(out, doc) {
+		return nil
+	}
 	return writeAtomic(out, doc)
+}
+
+// creationDate matches generationMetadata's creationDate, the first member of
+// the document (keys are sorted) indented by four spaces.
+var creationDate = regexp.MustCompile(`(?m)^    "creationDate": "[^"\n]*"`)
+
+// unchanged reports whether out already holds doc but for its creation date,
+// so that a rerun of an index leaves the file (and its modification time) as
+// it was.
+func unchanged(out string, doc []byte) bool {
+	old, err := os.ReadFile(out)
+	if err != nil || len(old) != len(doc) {
+		return false
+	}
+	a, b := creationDate.FindIndex(old), creationDate.FindIndex(doc)
+	if a == nil || b == nil || a[0] != b[0] || a[1] != b[1] || bytes.Index(doc, []byte("\n  \"refs\"")) < b[0] {
+		return false
+	}
+	return bytes.Equal(old[:a[0]], doc[:b[0]]) && bytes.Equal(old[a[1]:], doc[b[1]:])
 }
 
 // refName is how the refs name src when the JSON is written to out: "./NAME"

@@ -7,6 +7,7 @@
 //	lindi table [-f json|csv] FILE PATH
 //	lindi nwb FILE
 //	lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
+//	lindi index [--shard I/N] [--manifest FILE] [--list FILE] [--out-dir DIR] [--jobs N] FILE_OR_URL...
 //	lindi cp [--force] SRC DST
 //	lindi put [--force] [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
@@ -77,6 +78,8 @@ const usage = `usage:
   lindi nwb FILE                   a summary of an NWB file: session, subject, data, tables
   lindi index [-o OUT] [--all-chunks] [--relative-refs] FILE_OR_URL
                                    write the LINDI JSON of an HDF5/NWB file (default FILE.lindi.json)
+  lindi index [--shard I/N] [--manifest FILE] [--list FILE] [--out-dir DIR] [--jobs N] FILE_OR_URL...
+                                   index the I-th of N shares of the sources (a task of a job array), one JSON line each in FILE
   lindi cp [--force] SRC DST       make DST (.lindi.json, .lindi.tar or .lindi.d) from any readable SRC, by reference
                                    (--force: replace DST if it exists)
   lindi put [--force] [--chunks 1000,24] [--codec CODEC] FILE PATH DATA.npy

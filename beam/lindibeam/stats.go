@@ -1,0 +1,333 @@
+package lindibeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"reflect"
+	"sync"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/selection"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeFor[Group]())
+	beam.RegisterCoder(reflect.TypeFor[Partial](), encodePartial, decodePartial)
+	register.DoFn3x1[context.Context, []byte, func(Group), error](&planFn{})
+	register.Emitter1[Group]()
+	register.DoFn3x1[context.Context, Group, func(Partial), error](&reduceFn{})
+	register.Emitter1[Partial]()
+	register.Combiner1[Partial](&mergeFn{})
+	register.DoFn2x1[context.Context, Partial, error](&finishFn{})
+}
+
+// DefaultGroupBytes is the stored (compressed) size of the chunk groups a
+// worker reads and reduces at once.
+const DefaultGroupBytes = 128 << 20
+
+// StatsJob says what Stats reduces.
+type StatsJob struct {
+	// Source is the file (anything h5.Open reads: a local path, a URL, a
+	// LINDI file) and Dataset the dataset's path in it.
+	Source, Dataset string
+	// Selection is a selection of the dataset in numpy syntax ("" for all).
+	Selection string
+	// GroupBytes is the stored size of a group (DefaultGroupBytes when 0).
+	GroupBytes int64
+	// InFlight bounds the HTTP requests in flight per worker process
+	// (DefaultInFlight when 0).
+	InFlight int
+	// Out is the local path the statistics are written to as JSON.
+	Out string
+	// Amend, when set, is a new .lindi.tar (or .lindi.d) amending Source
+	// (an NWB file) with the table processing/statistics/channel_stats.
+	Amend string
+}
+
+// Group is one group of chunks of a Stats job: its selection, in numpy
+// syntax, and its stored size.
+type Group struct {
+	Index     int
+	Selection string
+	Bytes     int64
+}
+
+// Stats reduces job's selection per column to count, mean, std, min and max:
+// one worker plans the chunk groups (h5.Dataset.ChunkGroups), the groups are
+// spread over workers, each reads and reduces its group to exact partial
+// sums (a worker holds its group and the partials), the partials are merged
+// in a tree (Beam lifts the combine before the shuffle), and one worker
+// writes job.Out, and the amendment when asked. The result does not depend
+// on the groups. Errors (a missing dataset, a chunk that cannot be read)
+// fail the job.
+func Stats(s beam.Scope, job StatsJob) {
+	s = s.Scope("lindi.Stats")
+	groups := beam.ParDo(s, &planFn{Job: job}, beam.Impulse(s))
+	partials := beam.ParDo(s, &reduceFn{Job: job}, beam.Reshuffle(s, groups))
+	beam.ParDo0(s, &finishFn{Job: job}, beam.Combine(s, &mergeFn{}, partials))
+}
+
+// openDataset opens job's dataset and parses its selection.
+func openDataset(ctx context.Context, job StatsJob) (*h5.File, *h5.Dataset, selection.Selection, error) {
+	var sel selection.Selection // "" selects everything
+	if job.Selection != "" {
+		var err error
+		if sel, err = selection.Parse(job.Selection); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	f, err := h5.Open(ctx, job.Source, openOptions(job.InFlight)...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d, err := f.Dataset(ctx, job.Dataset)
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, err
+	}
+	return f, d, sel, nil
+}
+
+type planFn struct {
+	Job StatsJob
+}
+
+func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group)) error {
+	file, d, sel, err := openDataset(ctx, f.Job)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	size := f.Job.GroupBytes
+	if size == 0 {
+		size = DefaultGroupBytes
+	}
+	groups, err := d.ChunkGroups(ctx, sel, size)
+	if err != nil {
+		return err
+	}
+	for i, g := range groups {
+		emit(Group{Index: i, Selection: g.Selection.String(), Bytes: g.StoredBytes})
+	}
+	return nil
+}
+
+// reduceFn reads groups and reduces each to a Partial. A DoFn instance
+// keeps its file open between bundles.
+type reduceFn struct {
+	Job StatsJob
+
+	mu   sync.Mutex
+	file *h5.File
+	d    *h5.Dataset
+}
+
+func (f *reduceFn) dataset(ctx context.Context) (*h5.Dataset, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.d == nil {
+		file, d, _, err := openDataset(ctx, f.Job)
+		if err != nil {
+			return nil, err
+		}
+		f.file, f.d = file, d
+	}
+	return f.d, nil
+}
+
+func (f *reduceFn) Teardown() error {
+	if f.file != nil {
+		return f.file.Close()
+	}
+	return nil
+}
+
+func (f *reduceFn) ProcessElement(ctx context.Context, g Group, emit func(Partial)) error {
+	d, err := f.dataset(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := ReduceGroup(ctx, d, g.Selection)
+	if err != nil {
+		return fmt.Errorf("lindibeam: group %d (%s): %w", g.Index, g.Selection, err)
+	}
+	emit(p)
+	return nil
+}
+
+// ReduceGroup reads the selection sel (numpy syntax) of d and reduces it to
+// exact per-column partial statistics, columns keyed by their index on axis
+// 1. Integer and float dtypes are read; any other is refused.
+func ReduceGroup(ctx context.Context, d *h5.Dataset, sel string) (Partial, error) {
+	s, err := selection.Parse(sel)
+	if err != nil {
+		return Partial{}, err
+	}
+	l, err := layoutOf(d, s)
+	if err != nil {
+		return Partial{}, err
+	}
+	a, err := d.Read(ctx, s)
+	if err != nil {
+		return Partial{}, err
+	}
+	return reduceArray(a, l)
+}
+
+// layoutOf says how the elements of sel fall into columns of d's axis 1.
+func layoutOf(d *h5.Dataset, sel selection.Selection) (Layout, error) {
+	r, err := sel.Resolve(d.Shape())
+	if err != nil {
+		return Layout{}, err
+	}
+	shape := d.Shape()
+	counts := make([]int, len(shape))
+	for k := range shape {
+		pos, err := r.Positions(k)
+		if err != nil {
+			return Layout{}, err
+		}
+		counts[k] = len(pos)
+	}
+	if len(shape) < 2 {
+		n := 1
+		if len(shape) == 1 {
+			n = counts[0]
+		}
+		return Layout{Outer: n, Inner: 1, Cols: []int{0}}, nil
+	}
+	cols, err := r.Positions(1)
+	if err != nil {
+		return Layout{}, err
+	}
+	inner := 1
+	for _, c := range counts[2:] {
+		inner *= c
+	}
+	return Layout{Outer: counts[0], Inner: inner, Cols: cols}, nil
+}
+
+func reduceArray(a *h5.Array, l Layout) (Partial, error) {
+	dt := a.DType
+	switch {
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 1:
+		return intsOf[int8](a, l)
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 2:
+		return intsOf[int16](a, l)
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 4:
+		return intsOf[int32](a, l)
+	case dt.Kind == zarrmeta.KindInt && dt.Size == 8:
+		return intsOf[int64](a, l)
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 1:
+		return intsOf[uint8](a, l)
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 2:
+		return intsOf[uint16](a, l)
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 4:
+		return intsOf[uint32](a, l)
+	case dt.Kind == zarrmeta.KindUint && dt.Size == 8:
+		return intsOf[uint64](a, l)
+	case dt.Kind == zarrmeta.KindFloat && dt.Size == 4:
+		t, err := h5.AsExact[float32](a)
+		if err != nil {
+			return Partial{}, err
+		}
+		return FloatPartial(t.Data, l)
+	case dt.Kind == zarrmeta.KindFloat:
+		t, err := h5.As[float64](a) // float16 widens exactly
+		if err != nil {
+			return Partial{}, err
+		}
+		return FloatPartial(t.Data, l)
+	}
+	return Partial{}, fmt.Errorf("lindibeam: statistics of dtype %s: only integers and floats", dt)
+}
+
+func intsOf[T Integer](a *h5.Array, l Layout) (Partial, error) {
+	t, err := h5.AsExact[T](a)
+	if err != nil {
+		return Partial{}, err
+	}
+	return IntPartial(t.Data, l)
+}
+
+// mergeFn merges partial statistics; Beam applies it before and after the
+// shuffle, a tree of merges.
+type mergeFn struct{}
+
+func (mergeFn) MergeAccumulators(a, b Partial) (Partial, error) { return Merge(a, b) }
+
+type finishFn struct {
+	Job StatsJob
+}
+
+func (f *finishFn) ProcessElement(ctx context.Context, p Partial) error {
+	file, d, sel, err := openDataset(ctx, f.Job)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	st, err := Columns(d, sel, p)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(f.Job.Out, append(b, '\n')); err != nil {
+		return err
+	}
+	if f.Job.Amend != "" {
+		return Amend(ctx, f.Job.Source, f.Job.Amend, st, openOptions(f.Job.InFlight)...)
+	}
+	return nil
+}
+
+// Columns finishes the merged statistics p of the selection sel of d: one
+// value per column of the selection, in its order.
+func Columns(d *h5.Dataset, sel selection.Selection, p Partial) (Summary, error) {
+	r, err := sel.Resolve(d.Shape())
+	if err != nil {
+		return Summary{}, err
+	}
+	cols := []int{0}
+	if d.NDim() >= 2 {
+		if cols, err = r.Positions(1); err != nil {
+			return Summary{}, err
+		}
+	}
+	return Finish(p, d.Path(), d.Shape(), cols)
+}
+
+func encodePartial(p Partial) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func decodePartial(b []byte) (Partial, error) {
+	var p Partial
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&p); err != nil {
+		return Partial{}, err
+	}
+	for i := range p.Stats { // gob leaves out zeros
+		c := &p.Stats[i]
+		if c.Sum == nil {
+			c.Sum = new(big.Int)
+		}
+		if c.Sum2 == nil {
+			c.Sum2 = new(big.Int)
+		}
+	}
+	return p, nil
+}
