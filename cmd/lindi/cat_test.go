@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -161,12 +160,6 @@ func TestCatCache(t *testing.T) {
 // TestCatFormatFromExtension: without -f the format is the extension's;
 // a -f that contradicts it is refused and writes nothing.
 func TestCatFormatFromExtension(t *testing.T) {
-	// cat tunes the collector for a process that exits after it: put it
-	// back for the tests that come after, which measure the heap.
-	gc := debug.SetGCPercent(100)
-	debug.SetGCPercent(gc)
-	limit := debug.SetMemoryLimit(-1)
-	t.Cleanup(func() { debug.SetGCPercent(gc); debug.SetMemoryLimit(limit) })
 	dir := t.TempDir()
 	src := filepath.Join(fixtures, "fixture.lindi.json")
 	for _, tc := range []struct {

@@ -21,12 +21,26 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const fixtures = "../../testdata/conformance"
 
-// lindi runs a command line in-process and returns its exit status and output.
+// lindi runs a command line in-process and returns its exit status and
+// output. It puts back the collector's settings, which a read changes for
+// the rest of its process (readUnderLimit turns the collector off under a
+// limit above what the process holds): run after run in one test process,
+// that limit would ratchet up and the heap grow without end.
 func lindi(args ...string) (int, string, string) {
+	defer debug.SetGCPercent(testGCPercent)
+	defer debug.SetMemoryLimit(testMemoryLimit)
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
+
+// The collector's settings of the test process, before any run changed them.
+var (
+	testGCPercent   = debug.SetGCPercent(100)
+	testMemoryLimit = debug.SetMemoryLimit(-1)
+)
+
+func init() { debug.SetGCPercent(testGCPercent) }
 
 // TestCatConformance reads every conformance case through "lindi cat -o x.npy".
 func TestCatConformance(t *testing.T) {
