@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/selection"
@@ -166,11 +169,64 @@ func (f *reduceFn) ProcessElement(ctx context.Context, g Group, emit func(Partia
 // ReduceGroup reads the selection sel (numpy syntax) of d and reduces it to
 // exact per-column partial statistics, columns keyed by their index on axis
 // 1. Integer and float dtypes are read; any other is refused.
+//
+// The group is read a block of whole chunks (at most blockBytes stored) at a
+// time by reduceWorkers goroutines, each reading a block and then reducing
+// it, so that one block's fetch and decode overlap another's reduction and
+// every core reduces; a worker holds one block. The sums are exact, so the
+// result does not depend on the order the blocks are reduced in.
 func ReduceGroup(ctx context.Context, d *h5.Dataset, sel string) (Partial, error) {
 	s, err := selection.Parse(sel)
 	if err != nil {
 		return Partial{}, err
 	}
+	blocks, err := d.ChunkGroups(ctx, s, blockBytes)
+	if err != nil {
+		return Partial{}, err
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	var next atomic.Int64
+	parts := make([]Partial, min(reduceWorkers(), len(blocks)))
+	for w := range parts {
+		g.Go(func() error {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(blocks) {
+					return nil
+				}
+				p, err := reduceSelection(ctx, d, blocks[i].Selection)
+				if err != nil {
+					return err
+				}
+				if parts[w], err = Merge(parts[w], p); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Partial{}, err
+	}
+	var out Partial
+	for _, p := range parts {
+		if out, err = Merge(out, p); err != nil {
+			return Partial{}, err
+		}
+	}
+	return out, nil
+}
+
+// blockBytes bounds the stored bytes of a block ReduceGroup reads at once
+// (a larger chunk is a block of its own).
+const blockBytes = 16 << 20
+
+// reduceWorkers is how many blocks ReduceGroup reads and reduces at once:
+// twice the cores, so that while half wait for their blocks the other half
+// reduce.
+func reduceWorkers() int { return max(2, 2*runtime.GOMAXPROCS(0)) }
+
+// reduceSelection reads the selection s of d and reduces it.
+func reduceSelection(ctx context.Context, d *h5.Dataset, s selection.Selection) (Partial, error) {
 	l, err := layoutOf(d, s)
 	if err != nil {
 		return Partial{}, err
