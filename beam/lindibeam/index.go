@@ -1,7 +1,6 @@
 package lindibeam
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -43,15 +42,16 @@ type Result struct {
 
 // MarshalJSON writes the manifest line.
 func (r Result) MarshalJSON() ([]byte, error) {
-	var e *string
+	return json.Marshal(r.entry())
+}
+
+// entry is r as a line of the manifest.
+func (r Result) entry() index.ManifestEntry {
+	e := index.ManifestEntry{Source: r.Source, Output: r.Output}
 	if r.Error != "" {
-		e = &r.Error
+		e.Error = &r.Error
 	}
-	return json.Marshal(struct {
-		Source string  `json:"source"`
-		Output string  `json:"output"`
-		Error  *string `json:"error"`
-	}{r.Source, r.Output, e})
+	return e
 }
 
 // IndexOptions configure Index.
@@ -183,15 +183,14 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ int, results func(*Re
 		all = append(all, r)
 	}
 	slices.SortFunc(all, func(a, b Result) int { return strings.Compare(a.Source, b.Source) })
-	var buf bytes.Buffer
-	for _, r := range all {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		buf.Write(append(b, '\n'))
+	entries := make([]index.ManifestEntry, len(all))
+	for i, r := range all {
+		entries[i] = r.entry()
 	}
-	return writeAtomic(f.Name, buf.Bytes())
+	if err := os.MkdirAll(filepath.Dir(f.Name), 0o755); err != nil {
+		return err
+	}
+	return index.WriteManifest(f.Name, entries)
 }
 
 // writeAtomic writes data to a temporary file beside name, then renames it

@@ -2,10 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -86,22 +83,15 @@ func cmdIndex(ctx context.Context, args []string, stdout io.Writer) error {
 	return reportShare(entries, *manifest, stdout)
 }
 
-// shardEntry is one line of the manifest.
-type shardEntry struct {
-	Source string  `json:"source"`
-	Output string  `json:"output"`
-	Error  *string `json:"error"`
-}
-
 // indexShare indexes the sources at the positions of share, jobs at a time;
 // one failing does not stop the others.
-func indexShare(ctx context.Context, srcs, outs []string, share []int, jobs int, opts []index.Option) []shardEntry {
-	entries := make([]shardEntry, len(share))
+func indexShare(ctx context.Context, srcs, outs []string, share []int, jobs int, opts []index.Option) []index.ManifestEntry {
+	entries := make([]index.ManifestEntry, len(share))
 	var g errgroup.Group
 	g.SetLimit(jobs)
 	for j, k := range share {
 		g.Go(func() error {
-			entries[j] = shardEntry{Source: srcs[k], Output: outs[k]}
+			entries[j] = index.ManifestEntry{Source: srcs[k], Output: outs[k]}
 			if err := index.WriteFile(ctx, srcs[k], outs[k], opts...); err != nil {
 				msg := printable(err.Error())
 				entries[j].Error = &msg
@@ -115,15 +105,9 @@ func indexShare(ctx context.Context, srcs, outs []string, share []int, jobs int,
 
 // reportShare writes the manifest (atomically) and the outputs written, and
 // fails when any source failed.
-func reportShare(entries []shardEntry, manifest string, stdout io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+func reportShare(entries []index.ManifestEntry, manifest string, stdout io.Writer) error {
 	failed := 0
 	for _, e := range entries {
-		if err := enc.Encode(e); err != nil {
-			return err
-		}
 		if e.Error != nil {
 			failed++
 			continue
@@ -133,7 +117,7 @@ func reportShare(entries []shardEntry, manifest string, stdout io.Writer) error 
 		}
 	}
 	if manifest != "" {
-		if err := writeManifestAtomic(manifest, buf.Bytes()); err != nil {
+		if err := index.WriteManifest(manifest, entries); err != nil {
 			return err
 		}
 	}
@@ -203,25 +187,4 @@ func indexOutputs(srcs []string, dir string) ([]string, error) {
 		seen[o], outs[k] = s, o
 	}
 	return outs, nil
-}
-
-// writeManifestAtomic writes data to a temporary file beside name and renames it
-// into place.
-func writeManifestAtomic(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(fmt.Errorf("manifest %s", name), err)
-	}
-	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lindigo/lindi/index"
 )
 
 // TestIndexShard indexes a list of sources in two shares, as two tasks of a
@@ -37,7 +39,7 @@ func TestIndexShard(t *testing.T) {
 	if err := os.Mkdir(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	var lines []shardEntry
+	var lines []index.ManifestEntry
 	for i, wantCode := range []int{0, 1} { // share 1 holds b.nwb and missing.nwb
 		m := filepath.Join(dir, "manifest"+string(rune('0'+i)))
 		code, stdout, stderr := lindi("index", "--shard", []string{"0/2", "1/2"}[i], "--out-dir", out, "--manifest", m, "--list", list, srcs[0])
@@ -49,7 +51,7 @@ func TestIndexShard(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-			var e shardEntry
+			var e index.ManifestEntry
 			if err := json.Unmarshal(l, &e); err != nil {
 				t.Fatalf("manifest line %s: %v", l, err)
 			}
