@@ -6,6 +6,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/lindigo/lindi/internal/readahead"
 	"github.com/lindigo/lindi/selection"
 )
 
@@ -85,42 +86,12 @@ func (d *Dataset) Blocks(ctx context.Context, rows, ahead int) iter.Seq2[Block, 
 			yield(Block{}, fmt.Errorf("%w: blocks of %s: %d rows with %d ahead of shape %v", ErrType, d.path, rows, ahead, d.d.Shape))
 			return
 		}
-		ctx, cancel := context.WithCancel(ctx)
-		n := d.d.Shape[0]
-		type result struct {
-			a   *Array
-			err error
-		}
-		var pending []chan result
-		start := func(first int) {
-			ch := make(chan result, 1)
-			pending = append(pending, ch)
-			go func() {
-				sel := selection.Selection{selection.Slice(first, min(first+rows, n), 1)}
-				a, err := d.Read(ctx, sel)
-				ch <- result{a, err}
-			}()
-		}
-		defer func() { // stop and wait for the reads in flight: no goroutine outlives the loop
-			cancel()
-			for _, ch := range pending {
-				<-ch
-			}
-		}()
-		next := 0
-		for first := 0; first < n; first += rows {
-			for ; next < n && next <= first+ahead*rows; next += rows {
-				start(next)
-			}
-			r := <-pending[0]
-			pending = pending[1:]
-			if r.err != nil {
-				yield(Block{}, r.err)
-				return
-			}
-			if !yield(Block{Start: first, Array: r.a}, nil) {
-				return
-			}
-		}
+		readahead.Blocks(ctx, d.d.Shape[0], rows, ahead,
+			func(ctx context.Context, first, stop int, _ *Array) (*Array, error) {
+				return d.Read(ctx, selection.Selection{selection.Slice(first, stop, 1)})
+			},
+			func(first int, a *Array, err error) bool {
+				return yield(Block{Start: first, Array: a}, err)
+			})
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/hugemem"
+	"github.com/lindigo/lindi/internal/readahead"
 	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
 )
@@ -43,50 +44,19 @@ func (ts *TimeSeries) PhysicalBlocks(ctx context.Context, rows, ahead int) iter.
 			yield(PhysicalBlock{}, fmt.Errorf("%w: blocks of %s: %d rows with %d ahead", ErrRange, ts.Path(), rows, ahead))
 			return
 		}
-		ctx, cancel := context.WithCancel(ctx)
-		type result struct {
-			b   *blockBuf
-			err error
-		}
-		n := ts.Len()
-		var (
-			pending []chan result
-			free    []*blockBuf // the buffers of blocks the caller is done with
-		)
-		start := func(first int) {
-			b := &blockBuf{}
-			if k := len(free); k > 0 {
-				b, free = free[k-1], free[:k-1]
-			}
-			ch := make(chan result, 1)
-			pending = append(pending, ch)
-			go func() {
-				err := ts.readBlock(ctx, first, min(first+rows, n), b)
-				ch <- result{b, err}
-			}()
-		}
-		defer func() { // stop and wait for the reads in flight: no goroutine outlives the loop
-			cancel()
-			for _, ch := range pending {
-				<-ch
-			}
-		}()
-		next := 0
-		for first := 0; first < n; first += rows {
-			for ; next < n && next <= first+ahead*rows; next += rows {
-				start(next)
-			}
-			r := <-pending[0]
-			pending = pending[1:]
-			if r.err != nil {
-				yield(PhysicalBlock{}, r.err)
-				return
-			}
-			if !yield(PhysicalBlock{Start: first, Data: &r.b.out}, nil) {
-				return
-			}
-			free = append(free, r.b)
-		}
+		readahead.Blocks(ctx, ts.Len(), rows, ahead,
+			func(ctx context.Context, first, stop int, b *blockBuf) (*blockBuf, error) {
+				if b == nil {
+					b = &blockBuf{}
+				}
+				return b, ts.readBlock(ctx, first, stop, b)
+			},
+			func(first int, b *blockBuf, err error) bool {
+				if err != nil {
+					return yield(PhysicalBlock{}, err)
+				}
+				return yield(PhysicalBlock{Start: first, Data: &b.out}, nil)
+			})
 	}
 }
 
