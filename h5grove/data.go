@@ -25,11 +25,7 @@ type selected struct {
 // against it and against the size limit, before anything is read. itemSize
 // is the bytes one element costs the answer's read.
 func (s *Server) selectData(ctx context.Context, req *request, itemSize func(zarrmeta.DType) int) (*selected, error) {
-	mode, err := parseLinkMode(req.q)
-	if err != nil {
-		return nil, err
-	}
-	e, err := lookup(ctx, req, req.q.get("path"), mode)
+	e, _, err := target(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,17 @@ type entity struct {
 // name is the last segment of the path, "" for the root, as h5grove names it.
 func (e entity) name() string { return e.path[strings.LastIndex(e.path, "/")+1:] }
 
+// target finds the entity the request's path names, following links as
+// its resolve_links says, and returns that link mode too.
+func target(ctx context.Context, req *request) (entity, linkMode, error) {
+	mode, err := parseLinkMode(req.q)
+	if err != nil {
+		return entity{}, 0, err
+	}
+	e, err := lookup(ctx, req, req.q.get("path"), mode)
+	return e, mode, err
+}
+
 // lookup finds the entity at p.
 func lookup(ctx context.Context, req *request, p string, mode linkMode) (entity, error) {
 	if p == "" {

@@ -23,11 +23,7 @@ var filterIDs = map[string]struct {
 
 // meta answers /meta: the entity's metadata, a group's with its children's.
 func (s *Server) meta(ctx context.Context, w http.ResponseWriter, req *request) error {
-	mode, err := parseLinkMode(req.q)
-	if err != nil {
-		return err
-	}
-	e, err := lookup(ctx, req, req.q.get("path"), mode)
+	e, _, err := target(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -115,11 +111,7 @@ func filtersOf(d *h5.Dataset) []any {
 // attr answers /attr: the values of the entity's attributes, or of those
 // attr_keys names.
 func (s *Server) attr(ctx context.Context, w http.ResponseWriter, req *request) error {
-	mode, err := parseLinkMode(req.q)
-	if err != nil {
-		return err
-	}
-	e, err := lookup(ctx, req, req.q.get("path"), mode)
+	e, _, err := target(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -199,11 +191,7 @@ func jsonFloat(f float64) any {
 // paths answers /paths: the path of the group and of every entity below it,
 // depth first in name order, as HDF5's link visit gives them.
 func (s *Server) paths(ctx context.Context, w http.ResponseWriter, req *request) error {
-	mode, err := parseLinkMode(req.q)
-	if err != nil {
-		return err
-	}
-	e, err := lookup(ctx, req, req.q.get("path"), mode)
+	e, mode, err := target(ctx, req)
 	if err != nil {
 		return err
 	}
