@@ -122,7 +122,11 @@ func (s *Server) store(d *Dandiset, version string, as []Asset) {
 		if a.Zarr != nil {
 			st.zarr = uuid("zarr", d.ID, version, a.Path)
 		} else {
-			st.blob = uuid("blob", a.URL, string(a.Data))
+			// Blobs are shared by content, as the archive's are, but never
+			// between an embargoed dandiset and a public one: the bucket
+			// checks an embargoed blob's signature, and the same bytes in a
+			// public dandiset must stay readable without one.
+			st.blob = uuid("blob", strconv.FormatBool(d.Embargoed), a.URL, string(a.Data))
 		}
 		s.assets[st.id] = st
 	}
