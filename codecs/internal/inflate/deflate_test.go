@@ -106,6 +106,8 @@ func FuzzInflate(f *testing.F) {
 		f.Add(deflate(f, raw[:3000], level))
 		f.Add(deflate(f, bytes.Repeat([]byte("abcab"), 300), level))
 	}
+	img, _ := imageChunk(f)
+	f.Add(deflate(f, img[:6000], 1)) // literals that pair (pairsPay)
 	f.Add([]byte{})
 	f.Add([]byte{0x03, 0x00})
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -132,4 +134,47 @@ func FuzzInflate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInflatePairs decodes streams whose literals pair (camera-like images
+// with a few bits of noise) and streams whose literals do not, at each
+// level, into buffers that fit, buffers that must grow, and limits just
+// short of the output.
+func TestInflatePairs(t *testing.T) {
+	img, _ := imageChunk(t)
+	noisy := noisyInt16(40 << 10)
+	for _, c := range []struct {
+		name string
+		raw  []byte
+		pays bool
+	}{{"image", img, true}, {"noisy", noisy, false}} {
+		for _, level := range []int{1, 6, 9, -2} {
+			src := deflate(t, c.raw, level)
+			got, n, err := Inflate(make([]byte, 0, len(c.raw)), src, len(c.raw))
+			if err != nil || !bytes.Equal(got, c.raw) || n != len(src) {
+				t.Fatalf("%s level %d: %d bytes (err %v), want %d", c.name, level, len(got), err, len(c.raw))
+			}
+			if got, _, err = Inflate(make([]byte, 3, 10), src, len(c.raw)); err != nil || !bytes.Equal(got[3:], c.raw) {
+				t.Fatalf("%s level %d, growing: err %v", c.name, level, err)
+			}
+			for short := 1; short <= 3; short++ {
+				if _, _, err := Inflate(nil, src, len(c.raw)-short); !errors.Is(err, ErrTooLarge) {
+					t.Fatalf("%s level %d, limit %d short: err %v, want ErrTooLarge", c.name, level, short, err)
+				}
+			}
+		}
+		// Whether the first dynamic block's code pairs, from its lengths.
+		d := new(decoder)
+		d.in = deflate(t, c.raw, 1)
+		if err := d.need(3); err != nil || d.bits>>1&3 != 2 {
+			t.Fatalf("%s: first block is not dynamic", c.name)
+		}
+		d.consume(3)
+		if err := d.dynamic(); err != nil {
+			t.Fatal(err)
+		}
+		if got := pairsPay(d.lens[:256]); got != c.pays {
+			t.Errorf("%s: pairsPay = %v, want %v", c.name, got, c.pays)
+		}
+	}
 }

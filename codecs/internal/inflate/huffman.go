@@ -6,19 +6,38 @@ import (
 )
 
 // Margins of the fast loop: input for one refill of the bit buffer, and
-// output for the longest match plus the 8-byte word a copy may write past
-// its end.
+// output for the literals of one refill (4 bytes, plus the spare byte a
+// literal entry writes), the longest match and the 8-byte word a copy may
+// write past its end.
 const (
 	inMargin  = 8
-	outMargin = 258 + 16
+	outMargin = 8 + 258 + 16
 )
 
-// huffman decodes the symbols of one Huffman-coded block up to its end.
-func (d *decoder) huffman(lit *[litTableSize]uint32, dist *[distTableSize]uint32) error {
+// pairAfter is how much output a block with a dynamic code gives before its
+// literals are paired (pairLiterals): pairing costs about as much as
+// decoding 500 bytes, which short blocks of short streams would not win
+// back.
+const pairAfter = 2 << 10
+
+// huffman decodes the symbols of one Huffman-coded block up to its end. If
+// pair is set, it pairs lit's literals once the block has given pairAfter
+// bytes.
+func (d *decoder) huffman(lit *[litTableSize]uint32, dist *[distTableSize]uint32, pair bool) error {
+	pairAt, paired := d.o+pairAfter, false
 	for {
-		done, err := d.fast(lit, dist)
+		stop := len(d.out)
+		if pair {
+			stop = min(stop, pairAt)
+		}
+		done, err := d.fast(lit, dist, stop, paired)
 		if done || err != nil {
 			return err
+		}
+		if pair && d.o+outMargin > pairAt {
+			pairLiterals(lit, &d.single)
+			pair, paired = false, true
+			continue
 		}
 		if done, err = d.slow(lit, dist); done || err != nil {
 			return err
@@ -26,11 +45,12 @@ func (d *decoder) huffman(lit *[litTableSize]uint32, dist *[distTableSize]uint32
 	}
 }
 
-// fast decodes symbols while the margins hold, with the bit buffer refilled a
-// word at a time: after a refill it holds at least 56 bits, enough for a
-// length, a distance and their extra bits (48). It reports whether the block
-// ended.
-func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32) (bool, error) {
+// fast decodes symbols while the margins hold (the output's up to stop), with
+// the bit buffer refilled a word at a time: after a refill it holds at least
+// 56 bits, enough for a length, a distance and their extra bits (48). paired
+// says whether lit's entries may hold two literals. It reports whether the
+// block ended.
+func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, stop int, paired bool) (bool, error) {
 	if d.over != 0 {
 		return false, nil
 	}
@@ -38,38 +58,72 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32) (
 	out, o, base := d.out, d.o, d.base
 	done := false
 	var err error
-	for pos+inMargin <= len(in) && o+outMargin <= len(out) {
+	for pos+inMargin <= len(in) && o+outMargin <= stop {
 		bb |= binary.LittleEndian.Uint64(in[pos:]) << (nb & 63)
 		pos += int(63-nb) >> 3
 		nb |= 56
 
-		// Up to three literals per refill (3 × 15 bits ≤ 56), each entry
-		// looked up as soon as the previous code is consumed.
-		e := lit[bb&(1<<litBits-1)]
-		if e&flagLit != 0 {
-			bb >>= e & 63
-			nb -= uint(e & 63)
-			out[o] = byte(e >> 16)
+		// Up to three literal entries of the primary table per refill (3 ×
+		// 11 bits ≤ 56), each looked up as soon as the previous one is
+		// consumed. If lit is paired, an entry holds one or two literals:
+		// both bytes are written, and o moves by the count (the output
+		// margin holds the spare byte). Unpaired tables take the plainer
+		// loop, which is faster where pairs are rare.
+		var e uint32
+		if paired {
 			e = lit[bb&(1<<litBits-1)]
 			if e&flagLit != 0 {
 				bb >>= e & 63
 				nb -= uint(e & 63)
-				out[o+1] = byte(e >> 16)
+				binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
+				o += int(e >> 8 & 3)
 				e = lit[bb&(1<<litBits-1)]
 				if e&flagLit != 0 {
 					bb >>= e & 63
 					nb -= uint(e & 63)
-					out[o+2] = byte(e >> 16)
-					o += 3
+					binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
+					o += int(e >> 8 & 3)
+					e = lit[bb&(1<<litBits-1)]
+					if e&flagLit != 0 {
+						bb >>= e & 63
+						nb -= uint(e & 63)
+						binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
+						o += int(e >> 8 & 3)
+						continue
+					}
+				}
+				if nb < 48 {
+					// Not enough bits left for a length and a distance.
 					continue
 				}
-				o += 2
-			} else {
-				o++
 			}
-			if nb < 48 {
-				// Not enough bits left for a length and a distance.
-				continue
+		} else {
+			e = lit[bb&(1<<litBits-1)]
+			if e&flagLit != 0 {
+				bb >>= e & 63
+				nb -= uint(e & 63)
+				out[o] = byte(e >> 16)
+				e = lit[bb&(1<<litBits-1)]
+				if e&flagLit != 0 {
+					bb >>= e & 63
+					nb -= uint(e & 63)
+					out[o+1] = byte(e >> 16)
+					e = lit[bb&(1<<litBits-1)]
+					if e&flagLit != 0 {
+						bb >>= e & 63
+						nb -= uint(e & 63)
+						out[o+2] = byte(e >> 16)
+						o += 3
+						continue
+					}
+					o += 2
+				} else {
+					o++
+				}
+				if nb < 48 {
+					// Not enough bits left for a length and a distance.
+					continue
+				}
 			}
 		}
 		if e&flagSub != 0 {
@@ -164,11 +218,15 @@ func (d *decoder) slow(lit *[litTableSize]uint32, dist *[distTableSize]uint32) (
 	}
 	switch {
 	case e&flagLit != 0:
-		if err := d.room(1); err != nil {
+		n := int(e >> 8 & 3)
+		if err := d.room(n); err != nil {
 			return false, err
 		}
 		d.out[d.o] = byte(e >> 16)
-		d.o++
+		if n == 2 {
+			d.out[d.o+1] = byte(e >> 24)
+		}
+		d.o += n
 		return false, nil
 	case e&flagEOB != 0:
 		return true, nil
