@@ -150,7 +150,17 @@ func build(table []uint32, lengths []uint8, tb uint, entry func(int) uint32) boo
 		}
 		rev := int(bits.Reverse16(uint16(code)) >> (16 - l))
 		e := entry(s)
-		if l <= tb {
+		if x := uint(e >> 8 & 15); l <= tb && x > 0 && l+x <= tb && e&(flagLit|flagEOB|flagBad) == 0 {
+			// A length or distance whose extra bits fit in the primary
+			// bits too: an entry for each value of them, with the value
+			// added and no extra bits left to read.
+			for v := range 1 << x {
+				ev := (e>>16+uint32(v))<<16 | uint32(l+x)
+				for k := rev | v<<l; k < 1<<tb; k += 1 << (l + x) {
+					primary[k] = ev
+				}
+			}
+		} else if l <= tb {
 			for k := rev; k < 1<<tb; k += 1 << l {
 				primary[k] = e | uint32(l)
 			}

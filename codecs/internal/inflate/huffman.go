@@ -59,8 +59,15 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 	done := false
 	var err error
 	for pos+inMargin <= len(in) && o+outMargin <= stop {
+		// The first entry is looked up before the refill, which only adds
+		// bits above the nb there are: the lookup need not wait for the
+		// load unless fewer than litBits bits were left.
+		e := lit[bb&(1<<litBits-1)]
 		bb |= binary.LittleEndian.Uint64(in[pos:]) << (nb & 63)
 		pos += int(63-nb) >> 3
+		if nb < litBits {
+			e = lit[bb&(1<<litBits-1)]
+		}
 		nb |= 56
 
 		// Up to three literal entries of the primary table per refill (3 ×
@@ -69,9 +76,7 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 		// both bytes are written, and o moves by the count (the output
 		// margin holds the spare byte). Unpaired tables take the plainer
 		// loop, which is faster where pairs are rare.
-		var e uint32
 		if paired {
-			e = lit[bb&(1<<litBits-1)]
 			if e&flagLit != 0 {
 				bb >>= e & 63
 				nb -= uint(e & 63)
@@ -98,7 +103,6 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 				}
 			}
 		} else {
-			e = lit[bb&(1<<litBits-1)]
 			if e&flagLit != 0 {
 				bb >>= e & 63
 				nb -= uint(e & 63)
@@ -131,24 +135,29 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 			nb -= uint(e & 63)
 			e = lit[(e>>16)+uint32(bb)&(1<<(e>>8&15)-1)]
 		}
-		bb >>= e & 63
-		nb -= uint(e & 63)
 		if e&flagLit != 0 {
+			bb >>= e & 63
+			nb -= uint(e & 63)
 			out[o] = byte(e >> 16)
 			o++
 			continue
 		}
 		if e&(flagEOB|flagBad) != 0 {
+			bb >>= e & 63
+			nb -= uint(e & 63)
 			if e&flagBad != 0 {
 				err = corrupt("invalid literal/length code")
 			}
 			done = true
 			break
 		}
-		x := e >> 8 & 15
-		length := int(e>>16) + int(uint32(bb)&(1<<x-1))
-		bb >>= x
-		nb -= uint(x)
+		// A length, and then a distance: the extra bits that follow each
+		// code are read from the same word the code was, so the bit buffer
+		// shifts once for both.
+		n, x := e&63, e>>8&15
+		length := int(e>>16) + int(uint32(bb>>n)&(1<<x-1))
+		bb >>= (n + x) & 63
+		nb -= uint(n + x)
 
 		e = dist[bb&(1<<distBits-1)]
 		if e&flagSub != 0 {
@@ -161,12 +170,10 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 			done = true
 			break
 		}
-		bb >>= e & 63
-		nb -= uint(e & 63)
-		x = e >> 8 & 15
-		dd := int(e>>16) + int(uint32(bb)&(1<<x-1))
-		bb >>= x
-		nb -= uint(x)
+		n, x = e&63, e>>8&15
+		dd := int(e>>16) + int(uint32(bb>>n)&(1<<x-1))
+		bb >>= (n + x) & 63
+		nb -= uint(n + x)
 		if dd > o-base {
 			err = corrupt("distance too far back")
 			done = true
