@@ -180,10 +180,12 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 			break
 		}
 		if src := o - dd; dd >= 8 && length <= 16 {
-			// Most matches: two words, each read wholly before it is
+			// Most matches: a word or two, each read wholly before it is
 			// written over.
 			binary.LittleEndian.PutUint64(out[o:], binary.LittleEndian.Uint64(out[src:]))
-			binary.LittleEndian.PutUint64(out[o+8:], binary.LittleEndian.Uint64(out[src+8:]))
+			if length > 8 {
+				binary.LittleEndian.PutUint64(out[o+8:], binary.LittleEndian.Uint64(out[src+8:]))
+			}
 		} else {
 			copyMatch(out, o, dd, length)
 		}

@@ -2,7 +2,6 @@ package inflate
 
 import (
 	"encoding/binary"
-	"hash/adler32"
 	"hash/crc32"
 	"io"
 )
@@ -36,7 +35,7 @@ func Zlib(dst, src []byte, limit int) ([]byte, error) {
 	if len(tail) < 4 {
 		return dst, io.ErrUnexpectedEOF
 	}
-	if adler32.Checksum(out[start:]) != binary.BigEndian.Uint32(tail) {
+	if adler(out[start:]) != binary.BigEndian.Uint32(tail) {
 		return dst, corrupt("zlib checksum mismatch")
 	}
 	return out, nil
