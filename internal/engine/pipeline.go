@@ -167,7 +167,7 @@ type reader struct {
 	a     *Chunked
 	sink  sink
 	opt   Options
-	jobs  chan job     // from the producers to the decoders; closed when both are done
+	jobs  *jobQueue    // from the producers to the decoders; closed when both are done
 	total int          // chunks the read touches, for Progress
 	done  atomic.Int64 // chunks decoded, for Progress
 	track *tracker     // for Ready; nil without
@@ -177,7 +177,7 @@ type reader struct {
 // returns only after every goroutine it started has ended.
 func (rd *reader) read(ctx context.Context, b batch) error {
 	workers := rd.workers(len(b.local) + len(b.remote))
-	rd.jobs = make(chan job, workers)
+	rd.jobs = newJobQueue(workers)
 	g, gctx := errgroup.WithContext(ctx)
 	for range workers {
 		g.Go(func() error { return rd.decode(gctx) })
@@ -205,7 +205,7 @@ func (rd *reader) produce(ctx context.Context, g *errgroup.Group, b batch) {
 	producers.Add(2)
 	g.Go(func() error {
 		producers.Wait()
-		close(rd.jobs)
+		rd.jobs.close()
 		return nil
 	})
 	g.Go(func() error {
@@ -246,18 +246,17 @@ func (rd *reader) sendFetched(ctx context.Context, remote []job, ranges []fetch.
 
 // send hands j to a decoder, unless the read ends first.
 func (rd *reader) send(ctx context.Context, j job) error {
-	select {
-	case rd.jobs <- j:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return rd.jobs.push(ctx, j)
 }
 
 // decode is one decoder of the pool: it decodes jobs through the sink until
 // the producers are done or the read fails.
 func (rd *reader) decode(ctx context.Context) error {
-	for j := range rd.jobs {
+	for {
+		j, ok, err := rd.jobs.pop(ctx)
+		if !ok || err != nil {
+			return err
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -269,7 +268,6 @@ func (rd *reader) decode(ctx context.Context) error {
 			rd.opt.Progress(int(rd.done.Add(1)), rd.total)
 		}
 	}
-	return nil
 }
 
 // preferCaller returns err, except that when the caller cancelled ctx it
