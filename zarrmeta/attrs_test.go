@@ -465,11 +465,12 @@ func TestOpaque(t *testing.T) {
 		o    Opaque
 		json string
 	}{
-		{Opaque{DType: m8, Items: []any{int64(1645568542)}}, `["_OPAQUE","<M8[s]","1645568542"]`},
+		{Opaque{DType: m8, Items: []any{int64(1645568542)}}, `["_OPAQUE","<M8[s]","()","1645568542"]`},
 		{Opaque{DType: DType{Kind: KindTimedelta, Order: LittleEndian, Size: 8, Unit: "ms"}, Shape: []int{2},
-			Items: []any{int64(1500), int64(math.MinInt64)}}, `["_OPAQUE","<m8[ms]",["1500","-9223372036854775808"]]`},
-		{Opaque{DType: v2, Shape: []int{2, 1}, Items: []any{[]byte{0xde, 0xad}, []byte{0, 1}}}, `["_OPAQUE","|V2",[["dead"],["0001"]]]`},
-		{Opaque{DType: v2, Shape: []int{0}, Items: []any{}}, `["_OPAQUE","|V2",[]]`},
+			Items: []any{int64(1500), int64(math.MinInt64)}}, `["_OPAQUE","<m8[ms]","(2,)","1500","-9223372036854775808"]`},
+		{Opaque{DType: v2, Shape: []int{2, 1}, Items: []any{[]byte{0xde, 0xad}, []byte{0, 1}}}, `["_OPAQUE","|V2","(2, 1)","dead","0001"]`},
+		{Opaque{DType: v2, Shape: []int{0}, Items: []any{}}, `["_OPAQUE","|V2","(0,)"]`},
+		{Opaque{DType: v2, Shape: []int{2, 0}, Items: []any{}}, `["_OPAQUE","|V2","(2, 0)"]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.json, func(t *testing.T) {
@@ -491,9 +492,10 @@ func TestOpaque(t *testing.T) {
 			}
 		})
 	}
-	for _, in := range []string{`["_OPAQUE"]`, `["_OPAQUE", 1, "2"]`, `["_OPAQUE", "<i8", "2"]`, `["_OPAQUE", "<M8[s]", "x"]`,
-		`["_OPAQUE", "|V2", "abc"]`, `["_OPAQUE", "|V2", "aabbcc"]`, `["_OPAQUE", "|V2", [["aabb"], "ccdd"]]`, `["_OPAQUE", "|V2", [1]]`,
-		`["_OPAQUE", "<M8[s]", "1", "2"]`} {
+	for _, in := range []string{`["_OPAQUE"]`, `["_OPAQUE", 1, "()", "2"]`, `["_OPAQUE", "<i8", "()", "2"]`, `["_OPAQUE", "<M8[s]", "()", "x"]`,
+		`["_OPAQUE", "|V2", "()", "abc"]`, `["_OPAQUE", "|V2", "()", "aabbcc"]`, `["_OPAQUE", "|V2", "(2,)", "aabb"]`, `["_OPAQUE", "|V2", "(1,)", 1]`,
+		`["_OPAQUE", "<M8[s]", "()", "1", "2"]`, `["_OPAQUE", "<M8[s]", "()"]`, `["_OPAQUE", "<M8[s]", "2", "1", "2"]`,
+		`["_OPAQUE", "<M8[s]", "(-1,)"]`, `["_OPAQUE", "<M8[s]", "(4611686018427387904, 4)"]`, `["_OPAQUE", "<M8[s]", ["(1,)"], "1"]`} {
 		v, err := DecodeJSON([]byte(in))
 		if err != nil {
 			t.Fatal(err)
@@ -502,7 +504,7 @@ func TestOpaque(t *testing.T) {
 			t.Errorf("%s: %+v %v %v, want ErrAttrs", in, o, ok, err)
 		}
 	}
-	for _, in := range []any{"_OPAQUE", []any{"x", "|V2", "aabb"}, []any{}, map[string]any{"_OPAQUE": 1}} {
+	for _, in := range []any{"_OPAQUE", []any{"x", "|V2", "()", "aabb"}, []any{}, map[string]any{"_OPAQUE": 1}} {
 		if _, ok, err := AsOpaque(in); ok || err != nil {
 			t.Errorf("%v: recognised (%v)", in, err)
 		}

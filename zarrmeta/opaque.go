@@ -4,16 +4,18 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Opaque is an attribute value whose type JSON cannot say: HDF5 opaque
 // data (numpy void, |V n) and h5py's datetime64 and timedelta64 (stored as
 // opaque types tagged "NUMPY:<M8[s]"). This module writes it in .zattrs as
-// a list of strings, which Python lindi reads (as an object array of the
-// strings) without error:
+// a flat list of strings: the marker, the dtype, the shape as numpy prints
+// a tuple, and the elements in C order, which Python lindi reads (as a 1-D
+// object array of the strings) without error:
 //
-//	["_OPAQUE", "<M8[s]", "1645568542"]         a scalar
-//	["_OPAQUE", "|V4", ["deadbeef", "00ff0010"]]  an array: nested lists of its shape
+//	["_OPAQUE", "<M8[s]", "()", "1645568542"]              a scalar
+//	["_OPAQUE", "|V4", "(2,)", "deadbeef", "00ff0010"]     an array
 //
 // An element is the lowercase hex of its bytes (void) or the decimal int64
 // count of the unit (times; NaT is -9223372036854775808).
@@ -40,43 +42,28 @@ func (o Opaque) JSON() ([]any, error) {
 	if len(o.Items) != n {
 		return nil, fmt.Errorf("%d opaque items for shape %v", len(o.Items), o.Shape)
 	}
-	flat := make([]any, len(o.Items))
-	for i, it := range o.Items {
+	out := make([]any, 3, 3+len(o.Items))
+	out[0], out[1], out[2] = AttrOpaque, o.DType.typestr(), "()"
+	if o.Shape != nil {
+		out[2] = Tuple(o.Shape)
+	}
+	for _, it := range o.Items {
 		switch x := it.(type) {
 		case []byte:
 			if o.DType.Kind != KindVoid || len(x) != o.DType.Size {
 				return nil, fmt.Errorf("opaque item of %d bytes for dtype %s", len(x), o.DType)
 			}
-			flat[i] = hex.EncodeToString(x)
+			out = append(out, hex.EncodeToString(x))
 		case int64:
 			if o.DType.Kind == KindVoid {
 				return nil, fmt.Errorf("an integer opaque item for dtype %s", o.DType)
 			}
-			flat[i] = strconv.FormatInt(x, 10)
+			out = append(out, strconv.FormatInt(x, 10))
 		default:
 			return nil, fmt.Errorf("opaque item %T for dtype %s", it, o.DType)
 		}
 	}
-	var value any = flat
-	if o.Shape == nil {
-		value = flat[0]
-	} else {
-		value = nestItems(flat, o.Shape)
-	}
-	return []any{AttrOpaque, o.DType.typestr(), value}, nil
-}
-
-// nestItems shapes flat into nested lists.
-func nestItems(flat []any, shape []int) []any {
-	if len(shape) <= 1 {
-		return flat
-	}
-	step := len(flat) / max(shape[0], 1)
-	out := make([]any, shape[0])
-	for i := range out {
-		out[i] = nestItems(flat[i*step:(i+1)*step], shape[1:])
-	}
-	return out
+	return out, nil
 }
 
 func opaqueKind(d DType) bool {
@@ -94,29 +81,29 @@ func AsOpaque(v any) (Opaque, bool, error) {
 	fail := func(format string, args ...any) (Opaque, bool, error) {
 		return Opaque{}, true, fmt.Errorf("%w: %s %s: %s", ErrAttrs, AttrOpaque, jsonText(v), fmt.Sprintf(format, args...))
 	}
-	if len(list) != 3 {
-		return fail("not [%q, dtype, value]", AttrOpaque)
+	if len(list) < 3 {
+		return fail("not [%q, dtype, shape, items…]", AttrOpaque)
 	}
-	ts, ok := list[1].(string)
-	if !ok {
-		return fail("the dtype is not a string")
+	ts, ok1 := list[1].(string)
+	tuple, ok2 := list[2].(string)
+	if !ok1 || !ok2 {
+		return fail("the dtype and the shape are not strings")
 	}
 	dt, err := parseTypestr(ts)
 	if err != nil || !opaqueKind(dt) {
 		return fail("dtype %q is not |V n, M8[unit] or m8[unit]", ts)
 	}
 	o := Opaque{DType: dt}
-	var flat []any
-	if s, ok := list[2].(string); ok {
-		flat = []any{s}
-	} else {
-		if o.Shape, err = listShape(list[2], 0); err != nil {
-			return fail("%v", err)
+	items := list[3:]
+	if tuple != "()" {
+		if o.Shape, err = parseTuple(tuple, len(items)); err != nil {
+			return fail("shape %q: %v", tuple, err)
 		}
-		flat = flattenItems(list[2], nil)
+	} else if len(items) != 1 {
+		return fail("%d items for a scalar", len(items))
 	}
-	o.Items = make([]any, len(flat))
-	for i, x := range flat {
+	o.Items = make([]any, len(items))
+	for i, x := range items {
 		s, ok := x.(string)
 		if !ok {
 			return fail("item %s is not a string", jsonText(x))
@@ -128,43 +115,38 @@ func AsOpaque(v any) (Opaque, bool, error) {
 	return o, true, nil
 }
 
-// listShape is the shape of rectangular nested lists.
-func listShape(v any, depth int) ([]int, error) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, nil
-	}
-	if depth > maxRank {
-		return nil, fmt.Errorf("nested more than %d deep", maxRank)
-	}
-	if len(l) == 0 {
-		return []int{0}, nil
-	}
-	inner, err := listShape(l[0], depth+1)
-	if err != nil {
-		return nil, err
-	}
-	for _, x := range l[1:] {
-		s, err := listShape(x, depth+1)
-		if err != nil {
-			return nil, err
+// parseTuple reads a shape as numpy prints a tuple ("(2,)", "(2, 3)") whose
+// elements number n.
+func parseTuple(s string, n int) ([]int, error) {
+	inner, ok := strings.CutPrefix(s, "(")
+	if inner, ok2 := strings.CutSuffix(inner, ")"); ok && ok2 {
+		parts := strings.Split(inner, ",")
+		if len(parts) > 1 && strings.TrimSpace(parts[len(parts)-1]) == "" {
+			parts = parts[:len(parts)-1]
 		}
-		if fmt.Sprint(s) != fmt.Sprint(inner) {
-			return nil, fmt.Errorf("ragged lists")
+		if len(parts) > maxRank {
+			return nil, fmt.Errorf("more than %d dimensions", maxRank)
 		}
+		shape := make([]int, len(parts))
+		count := 1
+		for i, p := range parts {
+			d, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || d < 0 {
+				return nil, fmt.Errorf("not a tuple of sizes")
+			}
+			shape[i] = d
+			if d > 0 && count > n/d {
+				count = n + 1 // more than the items there are
+			} else {
+				count *= d
+			}
+		}
+		if count != n {
+			return nil, fmt.Errorf("%d items", n)
+		}
+		return shape, nil
 	}
-	return append([]int{len(l)}, inner...), nil
-}
-
-func flattenItems(v any, out []any) []any {
-	l, ok := v.([]any)
-	if !ok {
-		return append(out, v)
-	}
-	for _, x := range l {
-		out = flattenItems(x, out)
-	}
-	return out
+	return nil, fmt.Errorf("not a tuple")
 }
 
 func opaqueItem(s string, dt DType) (any, error) {
