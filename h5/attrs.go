@@ -19,8 +19,9 @@ type Reference struct {
 // whatever the file format:
 //
 //	nil, bool, int64, uint64, float64, string, Reference,
-//	RegionReference                                          scalars
-//	[]bool, []int64, []uint64, []float64, []string, []Reference  1-D arrays
+//	RegionReference, Datetime, Timedelta, []byte             scalars ([]byte: opaque, numpy void)
+//	[]bool, []int64, []uint64, []float64, []string, []Reference,
+//	[]Datetime, []Timedelta, [][]byte                        1-D arrays
 //	map[string]any                                           a compound element: field name → value
 //	[]any                                                    anything else: an N-d array as nested
 //	                                                         lists (rows of 1-D arrays), an array
@@ -33,7 +34,10 @@ type Reference struct {
 //   - floats of every width are float64 (a float32 0.1 reads as
 //     float64(float32(0.1)), as LINDI writes it);
 //   - an attribute of 2 or more dimensions is nested lists of its rows, as
-//     LINDI writes it and as numpy's tolist gives it.
+//     LINDI writes it and as numpy's tolist gives it;
+//   - h5py's datetime64 and timedelta64 (HDF5 opaque types tagged
+//     "NUMPY:<M8[s]") are Datetime and Timedelta, which keep the unit;
+//     other opaque values are their bytes.
 //
 // An attribute that cannot be decoded (a datatype this package does not
 // read) is still listed by Names; Get and the typed getters return its
@@ -265,6 +269,21 @@ func normalize(v any) any {
 	switch x := v.(type) {
 	case driver.Ref, driver.RegionRef, uint64:
 		return references(x) // one item, as a read gives it
+	case driver.Time:
+		return timeValue(x)
+	case []driver.Time:
+		if len(x) > 0 && x[0].Delta {
+			out := make([]Timedelta, len(x))
+			for i, t := range x {
+				out[i] = Timedelta{t.Count, t.Unit}
+			}
+			return out
+		}
+		out := make([]Datetime, len(x))
+		for i, t := range x {
+			out[i] = Datetime{t.Count, t.Unit}
+		}
+		return out
 	case []driver.Ref:
 		out := make([]Reference, len(x))
 		for i, r := range x {
@@ -297,6 +316,12 @@ func normalize(v any) any {
 		return typedList[bool](list)
 	case Reference:
 		return typedList[Reference](list)
+	case Datetime:
+		return typedList[Datetime](list)
+	case Timedelta:
+		return typedList[Timedelta](list)
+	case []byte:
+		return typedList[[]byte](list)
 	case int64, float64, uint64:
 		return numberList(list)
 	case string:
@@ -307,6 +332,14 @@ func normalize(v any) any {
 		return typedList[string](list)
 	}
 	return list
+}
+
+// timeValue is a driver's Time as a Datetime or a Timedelta.
+func timeValue(t driver.Time) any {
+	if t.Delta {
+		return Timedelta{t.Count, t.Unit}
+	}
+	return Datetime{t.Count, t.Unit}
 }
 
 func typedList[T any](list []any) any {

@@ -1,14 +1,17 @@
 package h5
 
 import (
+	"maps"
+
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // Datatype is an HDF5 committed (named) datatype, h5py's h5py.Datatype: an
 // object of a file's tree that holds a type and attributes, no data.
-// Datasets whose elements are of it name it (Dataset.NamedType). LINDI and
-// Zarr have no such objects.
+// Datasets whose elements are of it name it (Dataset.NamedType). Zarr has
+// no such objects: lindi index writes one as a group marked _DATATYPE
+// (zarrmeta.AttrDatatype), which reads back as a Datatype.
 type Datatype struct {
 	f     *File
 	path  string
@@ -31,6 +34,10 @@ func (t *Datatype) File() *File { return t.f }
 // DType is the type's numpy dtype, as a dataset of it has; see Err when the
 // type has none.
 func (t *Datatype) DType() zarrmeta.DType { return t.d.DType }
+
+// Enum maps the names of an enumerated type to their values (h5py's
+// check_enum_dtype), as Dataset.Enum does; nil for other types.
+func (t *Datatype) Enum() map[string]int64 { return maps.Clone(t.d.Enum) }
 
 // Err reports why the type has no numpy dtype (an HDF5 time type, say), or
 // nil.

@@ -17,7 +17,8 @@ import (
 // strings (fixed-length with their padding removed, or variable-length)
 // string, h5py's bool enum bool, other enums their base integer, object
 // references ObjectRef, opaque elements []byte (those h5py tagged as a
-// numpy datetime64 or timedelta64, int64 counts of their unit), compound elements a
+// numpy datetime64 or timedelta64, int64 counts of their unit, which the
+// type's NumpyTag names), compound elements a
 // map[string]any of their members decoded the same way, and
 // variable-length sequences a typed slice of their base elements
 // ([]int64, []float64, …). A scalar

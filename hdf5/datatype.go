@@ -1,6 +1,7 @@
 package hdf5
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
@@ -437,4 +438,34 @@ func (t *Datatype) IsBool() bool {
 	}
 	m0, m1 := t.Members[0], t.Members[1]
 	return m0.Name == "FALSE" && m0.Value[0] == 0 && m1.Name == "TRUE" && m1.Value[0] == 1
+}
+
+// EnumValues maps the names of an enum datatype to their values, as h5py's
+// check_enum_dtype does; nil for other datatypes, for h5py's bool enum
+// (which reads as bool) and for an enum whose base is wider than 8 bytes.
+func (t *Datatype) EnumValues() map[string]int64 {
+	if t.Class != ClassEnum || t.IsBool() || t.Base == nil || t.Base.Size > 8 {
+		return nil
+	}
+	out := make(map[string]int64, len(t.Members))
+	for _, m := range t.Members {
+		if len(m.Value) != int(t.Base.Size) {
+			return nil
+		}
+		var buf [8]byte
+		var v uint64
+		if t.Base.BigEndian {
+			copy(buf[8-len(m.Value):], m.Value)
+			v = binary.BigEndian.Uint64(buf[:])
+		} else {
+			copy(buf[:], m.Value)
+			v = binary.LittleEndian.Uint64(buf[:])
+		}
+		if shift := 64 - 8*uint(len(m.Value)); t.Base.Signed {
+			out[m.Name] = int64(v<<shift) >> shift
+		} else {
+			out[m.Name] = int64(v)
+		}
+	}
+	return out
 }

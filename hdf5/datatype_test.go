@@ -52,6 +52,8 @@ func TestParseDatatype(t *testing.T) {
 		{"int32", i32, "<i4", func(d *Datatype) bool { return d.Signed && d.Precision == 32 }},
 		{"uint16 big-endian", dt(0x10, 0x01, 0, 0, 2, le16(0, 16)), ">u2", nil},
 		{"int8", dt(0x10, 0x08, 0, 0, 1, le16(0, 8)), "|i1", nil},
+		{"3-byte uint: numpy has none", dt(0x10, 0x00, 0, 0, 3, le16(0, 24)), "|V3", nil},
+		{"6-byte int", dt(0x10, 0x08, 0, 0, 6, le16(0, 48)), "|V6", nil},
 		{"float64", f64, "<f8", func(d *Datatype) bool { return d.ExpBias == 1023 && d.MantSize == 52 }},
 		{"float32 big-endian", dt(0x11, 0x21, 31, 0, 4, le16(0, 32), []byte{23, 8, 0, 23}, le32(127)), ">f4", nil},
 		{"float16", dt(0x11, 0x20, 15, 0, 2, le16(0, 16), []byte{10, 5, 0, 10}, le32(15)), "<f2", nil},

@@ -11,7 +11,8 @@ import (
 // character is "|" for one-byte types); "|b1" for h5py's bool enum and an
 // enum's base type for other enums; "|S5" for fixed-length strings; "|O"
 // for variable-length strings and sequences and for references; "|V8" for
-// opaque types and bitfields wider than 8 bytes, except an opaque type
+// opaque types and for integers and bitfields of a size numpy has no
+// integer for (3, 5, 6, 7 or more than 8 bytes), except an opaque type
 // h5py tagged with a numpy datetime64 or timedelta64 dtype ("NUMPY:<M8[s]"),
 // which is that dtype; and for a compound a JSON list such as
 // [["a","<i4"],["b","<f8"]], where an array member reads ["c","<i4",[3]]
@@ -40,7 +41,9 @@ func (t *Datatype) NumpyDescr() (string, error) {
 func (t *Datatype) descr(inCompound bool) (any, error) {
 	switch t.Class {
 	case ClassFixed, ClassBitfield:
-		if t.Size > 8 {
+		if t.Size != 1 && t.Size != 2 && t.Size != 4 && t.Size != 8 {
+			// numpy has no integers of other sizes (h5py refuses "<u3"):
+			// their bytes, as for a wide bitfield.
 			return fmt.Sprintf("|V%d", t.Size), nil
 		}
 		kind := "u"

@@ -2,9 +2,11 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // attrs converts an object's attributes as lindi's h5_to_zarr_attr does.
@@ -12,7 +14,10 @@ import (
 // form this module's readers read back (Python lindi cannot read these): a
 // null dataspace (h5py.Empty) as JSON null, a compound element as a JSON
 // object of its members ({"myMajor": 1, …}; a list of them for a simple
-// dataspace). Opaque values and undecodable types are left out.
+// dataspace), an opaque value (h5py's datetime64 and timedelta64 too) as a
+// zarrmeta.Opaque list, which Python lindi reads as an object array of
+// strings. Attributes this reader cannot decode (region references, time
+// types) are left out.
 func (b *builder) attrs(ctx context.Context, obj hdf5.Object) (map[string]any, error) {
 	list, err := obj.Attrs(ctx)
 	if err != nil {
@@ -39,6 +44,10 @@ func (b *builder) attrs(ctx context.Context, obj hdf5.Object) (map[string]any, e
 }
 
 func (b *builder) attrValue(ctx context.Context, a *hdf5.Attribute) (any, bool, error) {
+	if a.Type.Class == hdf5.ClassOpaque {
+		v, err := opaqueAttr(a)
+		return v, err == nil, err
+	}
 	if a.Shape == nil { // a scalar
 		return b.scalar(ctx, a.Value)
 	}
@@ -56,6 +65,39 @@ func (b *builder) attrValue(ctx context.Context, a *hdf5.Attribute) (any, bool, 
 		return nil, false, nil
 	}
 	return nest(flat, dims), true, nil
+}
+
+// opaqueAttr writes an opaque attribute as zarrmeta.Opaque says: its
+// numpy dtype (|V n, or the datetime64 or timedelta64 of h5py's tag) and its
+// elements, bytes or int64 counts as package hdf5 decodes them.
+func opaqueAttr(a *hdf5.Attribute) (any, error) {
+	descr, err := a.Type.NumpyDescr()
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := json.Marshal(descr)
+	dt, err := zarrmeta.ParseDType(raw)
+	if err != nil {
+		return nil, err
+	}
+	o := zarrmeta.Opaque{DType: dt}
+	switch v := a.Value.(type) {
+	case []byte, int64:
+		o.Items = []any{v}
+	case [][]byte:
+		o.Items = boxed(v)
+	case []int64:
+		o.Items = boxed(v)
+	default:
+		return nil, fmt.Errorf("opaque value %T", a.Value)
+	}
+	if a.Shape != nil {
+		o.Shape = make([]int, len(a.Shape))
+		for i, d := range a.Shape {
+			o.Shape[i] = int(d)
+		}
+	}
+	return o.JSON()
 }
 
 // scalar converts one decoded value; ok is false for what lindi refuses.

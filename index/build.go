@@ -136,8 +136,10 @@ func (b *builder) member(ctx context.Context, g *hdf5.Group, l hdf5.Link, key st
 			return b.group(ctx, obj, key, ancestors)
 		case *hdf5.Dataset:
 			return b.dataset(ctx, obj, key)
+		case *hdf5.NamedType:
+			return b.datatype(ctx, obj, key)
 		}
-		return nil // a committed datatype
+		return nil
 	})
 }
 

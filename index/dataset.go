@@ -34,6 +34,12 @@ func (b *builder) dataset(ctx context.Context, ds *hdf5.Dataset, key string) err
 		d.null, d.shape = true, []int{0}
 		d.attrs[zarrmeta.AttrEmpty] = true
 	}
+	if addr := ds.Datatype().Committed; addr != 0 {
+		// A type no hard link reaches has no path ("") to name.
+		if d.named, err = b.f.PathOf(ctx, addr); err != nil {
+			return fmt.Errorf("index: %s: its committed datatype: %w", ds.Path(), err)
+		}
+	}
 	if err := d.build(ctx); err != nil {
 		return fmt.Errorf("index: %s: %w", ds.Path(), err)
 	}
@@ -51,6 +57,7 @@ type dsIndex struct {
 	n      int
 	shape  []int
 	descr  string
+	named  string         // the path of the committed datatype of the elements
 	refs   map[string]any // the chunk refs
 }
 
@@ -99,8 +106,12 @@ func (d *dsIndex) zarray(shape, chunks []int, dtype, fill any, filters []any) ma
 	}
 }
 
-// commit writes the dataset's keys.
+// commit writes the dataset's keys; a dataset of a committed datatype names
+// it in .zarray (zarrmeta.ArrayNamedType).
 func (d *dsIndex) commit(zarray map[string]any) {
+	if d.named != "" {
+		zarray[zarrmeta.ArrayNamedType] = d.named
+	}
 	if len(d.attrs) > 0 {
 		d.b.put(d.key+"/.zattrs", d.attrs)
 	}

@@ -28,18 +28,33 @@
 // and are inlined or referenced like numbers; external links are left out.
 //
 // What h5py reads and lindi cannot write is kept in a form lindi-go reads
-// back (Python lindi cannot read these; it raises on such an attribute): a
-// dataset with a null dataspace (h5py.Empty) is an array of shape [0] marked
-// {"_EMPTY": true} (zarrmeta.AttrEmpty); an attribute with a null dataspace
-// is JSON null; a compound attribute is a JSON object of its members (a list
-// of them for an array). Opaque and region reference attributes are left
-// out. _COMPOUND_DTYPE holds no offsets, so an inlined compound with
-// padding is repacked (its members in order, no padding: the values are
-// h5py's, the itemsize is not), as lindi's is; a compound it cannot name
-// (nested compounds, array members) stays in the HDF5 file, an
+// back as it reads the HDF5 file. A dataset with a null dataspace
+// (h5py.Empty) is an array of shape [0] marked {"_EMPTY": true}
+// (zarrmeta.AttrEmpty), which Python lindi shows as an empty array with an
+// _EMPTY attribute; an attribute with a null dataspace is JSON null and a
+// compound attribute a JSON object of its members (a list of them for an
+// array), which Python lindi raises on when the attribute is read. An
+// opaque attribute, h5py's datetime64 and timedelta64 included, is a flat
+// list of strings, ["_OPAQUE", "<M8[s]", "()", "1645568542"]
+// (zarrmeta.Opaque: dtype, shape, elements as hex or int64 counts), which
+// Python lindi reads without error as an object array of those strings and
+// lindi-go as the bytes, h5.Datetime or h5.Timedelta values the HDF5 file
+// gives. A committed datatype is a group with no members whose .zattrs hold
+// its attributes and {"_DATATYPE": {"dtype": …, "enum": {…}}}
+// (zarrmeta.AttrDatatype), which lindi-go reads as an h5.Datatype (its
+// dtype, enum mapping and attributes); Python lindi lists it as an empty
+// group whose _DATATYPE attribute it cannot read (it raises on objects as
+// attribute values) and reads every other object as before. A dataset of a
+// committed type names it by "_NAMED_TYPE" in its .zarray
+// (zarrmeta.ArrayNamedType; Zarr readers, Python lindi's included, ignore
+// it) and keeps the type's dtype; an enum's mapping is kept only in its
+// datatype. Region reference attributes and types this reader cannot
+// decode are left out. _COMPOUND_DTYPE holds no offsets, so an inlined
+// compound with padding is repacked (its members in order, no padding: the
+// values are h5py's, the itemsize is not), as lindi's is; a compound it
+// cannot name (nested compounds, array members) stays in the HDF5 file, an
 // _EXTERNAL_ARRAY_LINK whose .zarray dtype is the compound's numpy dtype
-// (padding and subarrays included). Committed datatypes have no Zarr form
-// and are left out, as lindi leaves them; their datasets keep the dtype.
+// (padding and subarrays included).
 //
 // WriteFile's refs name a local file by its absolute path, which Python
 // lindi reads; RelativeRefs names one beside the output "./NAME", which only

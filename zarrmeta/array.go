@@ -36,7 +36,19 @@ type ArrayMeta struct {
 	Order byte
 	// Separator joins chunk coordinates in chunk keys: "." or "/".
 	Separator string
+	// NamedType is the path of the HDF5 committed datatype the items are
+	// (h5py: the dataset's type is committed()), from this module's
+	// ArrayNamedType key; "" when absent.
+	NamedType string
 }
+
+// ArrayNamedType is the .zarray key lindi index writes for a dataset whose
+// type is an HDF5 committed datatype: the datatype's path. It sits in
+// .zarray, not .zattrs, so that Python lindi, which shows every
+// .zattrs key it does not know as a user attribute, reads the dataset as
+// before; Zarr readers ignore keys they do not know, as the Zarr v2 spec
+// asks.
+const ArrayNamedType = "_NAMED_TYPE"
 
 // zarray mirrors the JSON document; pointers tell absent from null.
 type zarray struct {
@@ -49,6 +61,7 @@ type zarray struct {
 	FillValue  json.RawMessage `json:"fill_value"`
 	Order      *string         `json:"order"`
 	Separator  *string         `json:"dimension_separator"`
+	NamedType  json.RawMessage `json:"_NAMED_TYPE"`
 }
 
 // ParseArray parses and validates a .zarray document. zarr_format must be
@@ -106,6 +119,11 @@ func ParseArray(b []byte) (*ArrayMeta, error) {
 			return nil, fmt.Errorf("%w: dimension_separator %q is not \".\" or \"/\"", ErrArray, *z.Separator)
 		}
 		a.Separator = *z.Separator
+	}
+	if !isNull(z.NamedType) {
+		if err := json.Unmarshal(z.NamedType, &a.NamedType); err != nil || a.NamedType == "" {
+			return nil, fmt.Errorf("%w: %s %s is not a path", ErrArray, ArrayNamedType, z.NamedType)
+		}
 	}
 	return a, nil
 }

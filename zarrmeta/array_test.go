@@ -19,6 +19,11 @@ func TestParseArray(t *testing.T) {
 		in    string
 		check func(t *testing.T, a *ArrayMeta)
 	}{
+		{"named type", doc(`, "_NAMED_TYPE": "/types/T"`), func(t *testing.T, a *ArrayMeta) {
+			if a.NamedType != "/types/T" {
+				t.Fatalf("NamedType %q", a.NamedType)
+			}
+		}},
 		{"defaults", doc(""), func(t *testing.T, a *ArrayMeta) {
 			if !a.Raw() || a.Order != 'C' || a.Separator != "." || a.Compressor != nil || a.Filters != nil || !a.Fill.Null || string(a.FillValue) != "null" {
 				t.Fatalf("defaults: %+v", a)
@@ -101,6 +106,8 @@ func TestParseArrayErrors(t *testing.T) {
 		{"chunks missing", `{"zarr_format": 2, "shape": [1], "dtype": "<i4"}`, ErrArray},
 		{"dtype missing", `{"zarr_format": 2, "shape": [1], "chunks": [1]}`, ErrArray},
 		{"bad dtype", `{"zarr_format": 2, "shape": [1], "chunks": [1], "dtype": "<i3"}`, ErrDType},
+		{"named type not a path", `{"zarr_format": 2, "shape": [1], "chunks": [1], "dtype": "<i4", "_NAMED_TYPE": 3}`, ErrArray},
+		{"named type empty", `{"zarr_format": 2, "shape": [1], "chunks": [1], "dtype": "<i4", "_NAMED_TYPE": ""}`, ErrArray},
 		{"rank mismatch", `{"zarr_format": 2, "shape": [1, 2], "chunks": [1], "dtype": "<i4"}`, ErrArray},
 		{"zero chunk", `{"zarr_format": 2, "shape": [1], "chunks": [0], "dtype": "<i4"}`, ErrArray},
 		{"negative chunk", `{"zarr_format": 2, "shape": [1], "chunks": [-1], "dtype": "<i4"}`, ErrArray},

@@ -20,14 +20,23 @@ const (
 	// lindi has no such form (it cannot index these datasets) and shows
 	// the marker as a user attribute.
 	AttrEmpty = "_EMPTY"
+	// AttrDatatype is this module's marker of an HDF5 committed datatype
+	// (h5py.Datatype), written on a group with no members; its value is a
+	// CommittedType. Python lindi reads such a group as an empty group
+	// and cannot read the marker (it refuses objects as attributes).
+	AttrDatatype = "_DATATYPE"
+	// AttrOpaque is the first item of the list that holds an Opaque
+	// attribute value (not a key of .zattrs).
+	AttrOpaque = "_OPAQUE"
 )
 
-// isMarker reports whether name is a LINDI marker rather than a user
-// attribute. The list is LINDI's own (LindiH5pyAttributes); other names
-// starting with "_", such as xarray's _ARRAY_DIMENSIONS, stay visible.
-func isMarker(name string) bool {
+// IsMarker reports whether name is a marker of LINDI's (LindiH5pyAttributes'
+// list) or of this module's (AttrEmpty, AttrDatatype) rather than a user
+// attribute; other names starting with "_", such as xarray's
+// _ARRAY_DIMENSIONS, are user attributes.
+func IsMarker(name string) bool {
 	switch name {
-	case AttrScalar, AttrSoftLink, AttrReference, AttrCompoundDType, AttrExternalArrayLink, AttrEmpty:
+	case AttrScalar, AttrSoftLink, AttrReference, AttrCompoundDType, AttrExternalArrayLink, AttrEmpty, AttrDatatype:
 		return true
 	}
 	return false
@@ -44,13 +53,15 @@ type Attrs struct {
 	hasLink  bool
 	external *ExternalArrayLink
 	compound *DType
+	datatype *CommittedType
 }
 
 // ParseAttrs parses a .zattrs document, a JSON object. It tolerates bare
 // NaN, Infinity and -Infinity tokens (decoded as float64). It validates the
 // LINDI markers: _SCALAR and _EMPTY must be booleans, _SOFT_LINK an object with a
-// string "path", _EXTERNAL_ARRAY_LINK and _COMPOUND_DTYPE as described by
-// ParseExternalArrayLink and ParseCompoundDType.
+// string "path", _EXTERNAL_ARRAY_LINK, _COMPOUND_DTYPE and _DATATYPE as
+// described by ParseExternalArrayLink, ParseCompoundDType and
+// ParseCommittedType.
 func ParseAttrs(b []byte) (Attrs, error) {
 	v, err := DecodeJSON(b)
 	if err != nil {
@@ -104,6 +115,13 @@ func (a *Attrs) parseMarkers() error {
 		}
 		a.compound = &d
 	}
+	if v, ok := a.values[AttrDatatype]; ok {
+		c, err := ParseCommittedType(v)
+		if err != nil {
+			return err
+		}
+		a.datatype = &c
+	}
 	return nil
 }
 
@@ -112,7 +130,7 @@ func (a *Attrs) parseMarkers() error {
 func (a Attrs) Names() []string {
 	names := make([]string, 0, len(a.values))
 	for k := range a.values {
-		if !isMarker(k) {
+		if !IsMarker(k) {
 			names = append(names, k)
 		}
 	}
@@ -124,7 +142,7 @@ func (a Attrs) Names() []string {
 // markers are not user attributes: Get reports false for them. The value
 // is shared with a, not copied: do not modify it.
 func (a Attrs) Get(name string) (any, bool) {
-	if isMarker(name) {
+	if IsMarker(name) {
 		return nil, false
 	}
 	v, ok := a.values[name]
@@ -135,7 +153,7 @@ func (a Attrs) Get(name string) (any, bool) {
 func (a Attrs) Len() int {
 	n := 0
 	for k := range a.values {
-		if !isMarker(k) {
+		if !IsMarker(k) {
 			n++
 		}
 	}
@@ -171,6 +189,15 @@ func (a Attrs) CompoundDType() (DType, bool) {
 		return DType{}, false
 	}
 	return *a.compound, true
+}
+
+// Datatype returns the committed datatype given by the _DATATYPE marker
+// (AttrDatatype): the group stands for an HDF5 committed datatype.
+func (a Attrs) Datatype() (CommittedType, bool) {
+	if a.datatype == nil {
+		return CommittedType{}, false
+	}
+	return *a.datatype, true
 }
 
 // MarshalJSON returns the attributes, markers included, as a JSON object

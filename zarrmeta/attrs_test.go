@@ -195,6 +195,10 @@ func TestParseAttrsErrors(t *testing.T) {
 		`{"_COMPOUND_DTYPE": []}`, `{"_COMPOUND_DTYPE": [["x"]]}`, `{"_COMPOUND_DTYPE": [["x", "int33"]]}`,
 		`{"_COMPOUND_DTYPE": [["x", "int32"], ["x", "int8"]]}`, `{"_COMPOUND_DTYPE": [["", "int32"]]}`,
 		`{"_COMPOUND_DTYPE": [[1, "int32"]]}`, `{"_COMPOUND_DTYPE": "int32"}`,
+		`{"_DATATYPE": "|u1"}`, `{"_DATATYPE": {}}`, `{"_DATATYPE": {"dtype": "|u3"}}`,
+		`{"_DATATYPE": {"dtype": "|u1", "unreadable": "x"}}`, `{"_DATATYPE": {"unreadable": ""}}`,
+		`{"_DATATYPE": {"dtype": "|u1", "enum": []}}`, `{"_DATATYPE": {"dtype": "|u1", "enum": {"A": 1.5}}}`,
+		`{"_DATATYPE": {"dtype": "<u8", "enum": {"A": 18446744073709551615}}}`,
 	}
 	for _, in := range tests {
 		t.Run(in, func(t *testing.T) {
@@ -328,7 +332,7 @@ func TestFixtureMetadata(t *testing.T) {
 			}
 			// Every user attribute is reachable and no marker leaks.
 			for _, n := range a.Names() {
-				if _, ok := a.Get(n); !ok || isMarker(n) {
+				if _, ok := a.Get(n); !ok || IsMarker(n) {
 					t.Errorf("%s: attribute %q", name, n)
 				}
 			}
@@ -411,5 +415,104 @@ func TestParseAttrsNumberKinds(t *testing.T) {
 	}
 	if z, _ := a.Get("zero"); !math.Signbit(z.(float64)) {
 		t.Error("-0.0 lost its sign")
+	}
+}
+
+func TestCommittedType(t *testing.T) {
+	tests := []struct {
+		in   string
+		want CommittedType
+	}{
+		{`{"dtype": "<i8"}`, CommittedType{DType: DType{Kind: KindInt, Order: LittleEndian, Size: 8}}},
+		{`{"dtype": "|u1", "enum": {"RED": 0, "BLUE": 2}}`,
+			CommittedType{DType: DType{Kind: KindUint, Size: 1}, Enum: map[string]int64{"RED": 0, "BLUE": 2}}},
+		{`{"dtype": [["major", "<i4"], ["", "|V4"]]}`, CommittedType{DType: DType{Kind: KindStruct, Size: 8,
+			Fields: []Field{{Name: "major", DType: DType{Kind: KindInt, Order: LittleEndian, Size: 4}}}}}},
+		{`{"unreadable": "a time type"}`, CommittedType{Unreadable: "a time type"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			a, err := ParseAttrs([]byte(`{"about": "x", "_DATATYPE": ` + tt.in + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := a.Datatype()
+			if !ok || !got.DType.Equal(tt.want.DType) || !reflect.DeepEqual(got.Enum, tt.want.Enum) || got.Unreadable != tt.want.Unreadable {
+				t.Fatalf("got %+v %v, want %+v", got, ok, tt.want)
+			}
+			if names := a.Names(); !reflect.DeepEqual(names, []string{"about"}) {
+				t.Fatalf("names %q: the marker is not a user attribute", names)
+			}
+			b, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := ParseAttrs([]byte(`{"_DATATYPE": ` + string(b) + `}`))
+			if c, _ := again.Datatype(); err != nil || !c.DType.Equal(got.DType) || !reflect.DeepEqual(c.Enum, got.Enum) {
+				t.Fatalf("round trip through %s: %+v, %v", b, c, err)
+			}
+		})
+	}
+	if _, ok := (Attrs{}).Datatype(); ok {
+		t.Fatal("the zero Attrs has a datatype")
+	}
+}
+
+func TestOpaque(t *testing.T) {
+	m8 := DType{Kind: KindDatetime, Order: LittleEndian, Size: 8, Unit: "s"}
+	v2 := DType{Kind: KindVoid, Size: 2}
+	tests := []struct {
+		o    Opaque
+		json string
+	}{
+		{Opaque{DType: m8, Items: []any{int64(1645568542)}}, `["_OPAQUE","<M8[s]","()","1645568542"]`},
+		{Opaque{DType: DType{Kind: KindTimedelta, Order: LittleEndian, Size: 8, Unit: "ms"}, Shape: []int{2},
+			Items: []any{int64(1500), int64(math.MinInt64)}}, `["_OPAQUE","<m8[ms]","(2,)","1500","-9223372036854775808"]`},
+		{Opaque{DType: v2, Shape: []int{2, 1}, Items: []any{[]byte{0xde, 0xad}, []byte{0, 1}}}, `["_OPAQUE","|V2","(2, 1)","dead","0001"]`},
+		{Opaque{DType: v2, Shape: []int{0}, Items: []any{}}, `["_OPAQUE","|V2","(0,)"]`},
+		{Opaque{DType: v2, Shape: []int{2, 0}, Items: []any{}}, `["_OPAQUE","|V2","(2, 0)"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.json, func(t *testing.T) {
+			v, err := tt.o.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := marshalPlain(v)
+			if err != nil || string(b) != tt.json {
+				t.Fatalf("JSON %s, %v; want %s", b, err, tt.json)
+			}
+			dec, err := DecodeJSON(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok, err := AsOpaque(dec)
+			if !ok || err != nil || !got.DType.Equal(tt.o.DType) || !reflect.DeepEqual(got.Shape, tt.o.Shape) || !reflect.DeepEqual(got.Items, tt.o.Items) {
+				t.Fatalf("AsOpaque: %+v %v %v, want %+v", got, ok, err, tt.o)
+			}
+		})
+	}
+	for _, in := range []string{`["_OPAQUE"]`, `["_OPAQUE", 1, "()", "2"]`, `["_OPAQUE", "<i8", "()", "2"]`, `["_OPAQUE", "<M8[s]", "()", "x"]`,
+		`["_OPAQUE", "|V2", "()", "abc"]`, `["_OPAQUE", "|V2", "()", "aabbcc"]`, `["_OPAQUE", "|V2", "(2,)", "aabb"]`, `["_OPAQUE", "|V2", "(1,)", 1]`,
+		`["_OPAQUE", "<M8[s]", "()", "1", "2"]`, `["_OPAQUE", "<M8[s]", "()"]`, `["_OPAQUE", "<M8[s]", "2", "1", "2"]`,
+		`["_OPAQUE", "<M8[s]", "(-1,)"]`, `["_OPAQUE", "<M8[s]", "(4611686018427387904, 4)"]`, `["_OPAQUE", "<M8[s]", ["(1,)"], "1"]`} {
+		v, err := DecodeJSON([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o, ok, err := AsOpaque(v); !ok || !errors.Is(err, ErrAttrs) {
+			t.Errorf("%s: %+v %v %v, want ErrAttrs", in, o, ok, err)
+		}
+	}
+	for _, in := range []any{"_OPAQUE", []any{"x", "|V2", "()", "aabb"}, []any{}, map[string]any{"_OPAQUE": 1}} {
+		if _, ok, err := AsOpaque(in); ok || err != nil {
+			t.Errorf("%v: recognised (%v)", in, err)
+		}
+	}
+	if _, err := (Opaque{DType: DType{Kind: KindInt, Size: 8}, Items: []any{int64(1)}}).JSON(); err == nil {
+		t.Error("an integer dtype written as opaque")
+	}
+	if _, err := (Opaque{DType: v2, Items: []any{[]byte{1}}}).JSON(); err == nil {
+		t.Error("a 1-byte item written as |V2")
 	}
 }

@@ -17,6 +17,12 @@
 // references ({"_REFERENCE": {...}}) appear as values inside attributes and
 // object datasets; AsReference recognises them in any decoded JSON value.
 //
+// This module adds forms for what HDF5 has and LINDI cannot write: the
+// markers _EMPTY (a null dataspace) and _DATATYPE (a group that is a
+// committed datatype, CommittedType), hidden like LINDI's; the .zarray key
+// _NAMED_TYPE (ArrayMeta.NamedType); and opaque attribute values, lists
+// that start with "_OPAQUE" (Opaque, AsOpaque).
+//
 // Python's json module writes non-finite floats as bare NaN, Infinity and
 // -Infinity. ParseAttrs and DecodeJSON decode them as float64 values;
 // ParseArray reads them as the strings zarr uses for such fill values.

@@ -113,6 +113,7 @@ func FuzzParseAttrs(f *testing.F) {
 	seedDocs(f, ".zattrs")
 	f.Add([]byte(`{"a": [NaN, Infinity, -Infinity, "NaN", 1e400, 18446744073709551615, -0.0, "\u00e9"], "_SCALAR": false}`))
 	f.Add([]byte(`{"_EMPTY": true, "v": {"myMajor": 1, "n": null}}`))
+	f.Add([]byte(`{"_DATATYPE": {"dtype": "|u1", "enum": {"RED": 0}}, "t": ["_OPAQUE", "<M8[s]", "(2,)", "1", "-5"]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		depth := bytes.Count(b, []byte("[")) + bytes.Count(b, []byte("{"))
 		if json.Valid(b) && depth < maxJSONDepth {
@@ -129,8 +130,14 @@ func FuzzParseAttrs(f *testing.F) {
 			t.Fatalf("names %q", names)
 		}
 		for _, n := range names {
-			if _, ok := a.Get(n); !ok {
+			v, ok := a.Get(n)
+			if !ok {
 				t.Fatalf("Get(%q) missing", n)
+			}
+			if o, ok, err := AsOpaque(v); ok && err == nil {
+				if _, err := o.JSON(); err != nil {
+					t.Fatalf("%s: an opaque value read that cannot be written: %v", n, err)
+				}
 			}
 		}
 		out, err := json.Marshal(a)

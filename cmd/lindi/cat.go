@@ -147,6 +147,7 @@ func catAttr(ctx context.Context, name, path, attr, format, out string, stdout i
 	if err != nil {
 		return err
 	}
+	v = attrForm(v)
 	return writeFile(out, stdout, func(w io.Writer) error {
 		if format == "json" {
 			b, err := json.Marshal(jsonValue(v))

@@ -62,20 +62,21 @@ func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 
 // objectInfo is what lindi info prints.
 type objectInfo struct {
-	Path      string      `json:"path"`
-	Link      *linkInfo   `json:"link,omitempty"`
-	Error     string      `json:"error,omitempty"`
-	Type      string      `json:"type"`
-	Members   []string    `json:"members,omitempty"`
-	Shape     any         `json:"shape,omitempty"`
-	DType     string      `json:"dtype,omitempty"`
-	NamedType string      `json:"named_type,omitempty"` // the committed datatype a dataset's elements are
-	String    *stringInfo `json:"string,omitempty"`
-	Reference string      `json:"reference,omitempty"`
-	Layout    string      `json:"layout,omitempty"`
-	Chunks    []int       `json:"chunks,omitempty"`
-	FillValue any         `json:"fill_value,omitempty"`
-	Codecs    []string    `json:"codecs,omitempty"`
+	Path      string           `json:"path"`
+	Link      *linkInfo        `json:"link,omitempty"`
+	Error     string           `json:"error,omitempty"`
+	Type      string           `json:"type"`
+	Members   []string         `json:"members,omitempty"`
+	Shape     any              `json:"shape,omitempty"`
+	DType     string           `json:"dtype,omitempty"`
+	NamedType string           `json:"named_type,omitempty"` // the committed datatype a dataset's elements are
+	Enum      map[string]int64 `json:"enum,omitempty"`       // an enum's names and values, as h5py.check_enum_dtype
+	String    *stringInfo      `json:"string,omitempty"`
+	Reference string           `json:"reference,omitempty"`
+	Layout    string           `json:"layout,omitempty"`
+	Chunks    []int            `json:"chunks,omitempty"`
+	FillValue any              `json:"fill_value,omitempty"`
+	Codecs    []string         `json:"codecs,omitempty"`
 	// Size is the logical size (nbytes) and Stored the sum of the stored
 	// chunks, as ls -lh prints sizes ("?": unknown without a request per
 	// chunk); NBytes and StoredBytes are the same in bytes.
@@ -94,14 +95,14 @@ func describe(ctx context.Context, obj h5.Object) (*objectInfo, error) {
 		if err != nil {
 			v = err // shown as <error: …>
 		}
-		info.Attrs[printable(name)] = jsonValue(v)
+		info.Attrs[printable(name)] = jsonValue(attrForm(v))
 	}
 	switch o := obj.(type) {
 	case *h5.Group:
 		info.Type = "group"
 		info.Members = printables(o.Members())
 	case *h5.Datatype:
-		info.Type, info.DType = "datatype", printable(o.DType().String())
+		info.Type, info.DType, info.Enum = "datatype", printable(o.DType().String()), printableKeys(o.Enum())
 		if err := o.Err(); err != nil {
 			info.Error = printable(err.Error())
 		}
@@ -109,7 +110,7 @@ func describe(ctx context.Context, obj h5.Object) (*objectInfo, error) {
 		info.Type = "dataset"
 		// An empty shape (a scalar) is still printed: the interface is not nil.
 		info.Shape, info.DType, info.Chunks, info.Codecs = o.Shape(), printable(o.DType().String()), o.Chunks(), printables(o.Codecs())
-		info.Layout, info.NamedType = o.Layout().String(), printable(o.NamedType())
+		info.Layout, info.NamedType, info.Enum = o.Layout().String(), printable(o.NamedType()), printableKeys(o.Enum())
 		fill, err := fillValue(o)
 		if err != nil {
 			return nil, err
@@ -165,6 +166,18 @@ func elementKind(ctx context.Context, d *h5.Dataset, info *objectInfo) error {
 		info.Reference = k.String()
 	}
 	return err
+}
+
+// printableKeys makes every name of an enum printable; nil stays nil.
+func printableKeys(m map[string]int64) map[string]int64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[printable(k)] = v
+	}
+	return out
 }
 
 // printables makes every name of a list printable.

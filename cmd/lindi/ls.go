@@ -140,7 +140,7 @@ func (l *listing) attrs(o h5.Object) {
 		if err != nil {
 			v = err // shown as <error: …>
 		}
-		l.rows = append(l.rows, []string{fmt.Sprintf("    @%s = %s", printable(name), formatValue(v))})
+		l.rows = append(l.rows, []string{fmt.Sprintf("    @%s = %s", printable(name), formatValue(attrForm(v)))})
 		l.attr = append(l.attr, true)
 	}
 }

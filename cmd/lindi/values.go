@@ -40,6 +40,8 @@ func formatValue(v any) string {
 		return printable(string(b))
 	case timeText:
 		return printable(string(x))
+	case h5.Datetime, h5.Timedelta:
+		return fmt.Sprint(x) // as numpy prints it: 2024-01-02T03:04:05, 1500 milliseconds
 	case opaque:
 		return hex.EncodeToString(x)
 	case record:
@@ -68,6 +70,28 @@ func formatValue(v any) string {
 	return fmt.Sprint(v)
 }
 
+// attrForm marks the bytes in an attribute value as opaque (numpy void),
+// the only attribute values that are bytes, so that they show as hex.
+func attrForm(v any) any {
+	switch x := v.(type) {
+	case []byte:
+		return opaque(x)
+	case [][]byte:
+		out := make([]any, len(x))
+		for i, b := range x {
+			out[i] = opaque(b)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = attrForm(e)
+		}
+		return out
+	}
+	return v
+}
+
 // jsonValue makes a value encodable by encoding/json: floats spelled as
 // jsonFloat spells them, complex numbers {"real": …, "imag": …}, references
 // {"reference": path}.
@@ -91,6 +115,13 @@ func jsonValue(v any) any {
 		return x
 	case timeText:
 		return string(x)
+	case h5.Datetime:
+		return x.String()
+	case h5.Timedelta:
+		if x.Count == h5.NaT {
+			return "NaT"
+		}
+		return x.Count // as a timedelta64 dataset's elements
 	case opaque:
 		return hex.EncodeToString(x)
 	case h5.Reference:
@@ -321,28 +352,13 @@ type opaque []byte
 // CSV, a string in JSON.
 type timeText string
 
-// datetimeLayouts are numpy's datetime64 text for each unit: as many fields
-// as the unit resolves (finer units than ns print to the nanosecond).
-var datetimeLayouts = map[string]string{
-	"Y": "2006", "M": "2006-01", "W": "2006-01-02", "D": "2006-01-02", "h": "2006-01-02T15",
-	"m": "2006-01-02T15:04", "s": "2006-01-02T15:04:05", "ms": "2006-01-02T15:04:05.000",
-	"us": "2006-01-02T15:04:05.000000",
-}
-
 // datetimeText decodes one native-order datetime64 element.
 func datetimeText(b []byte, dt zarrmeta.DType) (any, error) {
-	if int64(binary.NativeEndian.Uint64(b)) == h5.NaT {
-		return timeText("NaT"), nil
-	}
-	t, err := h5.Times(&h5.Array{DType: dt, Shape: []int{}, Data: b})
-	if err != nil {
+	d := h5.Datetime{Count: int64(binary.NativeEndian.Uint64(b)), Unit: dt.Unit}
+	if _, err := d.Time(); err != nil {
 		return nil, err
 	}
-	layout, ok := datetimeLayouts[dt.Unit]
-	if !ok {
-		layout = "2006-01-02T15:04:05.000000000"
-	}
-	return timeText(t[0].Format(layout)), nil
+	return timeText(d.String()), nil
 }
 
 // regionText shows a region reference as its dataset and selection

@@ -154,6 +154,14 @@ type RegionRef struct {
 	Points [][]uint64
 }
 
+// Time is a numpy datetime64 or timedelta64 (Delta) attribute value: a
+// count of Unit ("s", "ms", "D", …), numpy's NaT being math.MinInt64.
+type Time struct {
+	Count int64
+	Unit  string
+	Delta bool
+}
+
 // LinkKind tells what a link in a group points at.
 type LinkKind int
 
@@ -183,7 +191,7 @@ type Group struct {
 	// several hard links (an HDF5 object header address); 0 otherwise.
 	Addr uint64
 	// Attrs holds the attribute values: nil, bool, int64, uint64, float64,
-	// string, []byte, Ref, slices of those, or []any for nested or mixed
+	// string, []byte, Ref, Time, slices of those, or []any for nested or mixed
 	// lists. An attribute that cannot be decoded is an error value.
 	Attrs map[string]any
 	// Links are the group's members known when it was opened.
@@ -302,6 +310,9 @@ type Datatype struct {
 	Attrs map[string]any
 	// DType is the type's numpy dtype; Err says why there is none.
 	DType zarrmeta.DType
+	// Enum maps the names of an enumerated type to their values; nil for
+	// other types (and for h5py's bool enum).
+	Enum map[string]int64
 	// Err says why the type has no numpy dtype.
 	Err error
 }

@@ -10,8 +10,9 @@ FILE.json is what h5py reads, object by object (path → record):
   group:    {"kind": "group", "attrs": {...}}
   dataset:  {"kind": "dataset", "shape": [..] or null (a null dataspace), "dtype": numpy descr,
              "value": nested lists (null for a null dataspace), "named": true when its
-             datatype is a committed one (absent otherwise), "attrs": {...}}
-  datatype: {"kind": "datatype", "dtype": numpy descr, "attrs": {...}}
+             datatype is a committed one (absent otherwise), "enum": h5py.check_enum_dtype's
+             mapping for an enum (absent otherwise), "attrs": {...}}
+  datatype: {"kind": "datatype", "dtype": numpy descr, "enum": as for a dataset, "attrs": {...}}
   attribute: {"shape": [..] or null, "dtype": numpy descr, "value": ...}
 Values: numbers as JSON numbers, bytes as text (UTF-8), void/opaque bytes as lowercase hex,
 datetime64/timedelta64 as their int64 count, references as the target's path, compound rows as
@@ -104,6 +105,10 @@ def opaque_family(f):
     dsid.write(h5py.h5s.ALL, h5py.h5s.ALL, np.frombuffer(b"ABCDEF\x00\x01\x02\x03\x04\x05", dtype="V6"), mtype=tid)
     f["void4"].attrs["stamp"] = np.array("2022-02-22T22:22:22", dtype="M8[s]").astype(h5py.opaque_dtype("M8[s]"))
     f.attrs["blob"] = np.void(b"\xde\xad\xbe\xef")
+    f["void4"].attrs["deltas"] = np.array([1500, -20], dtype="m8[ms]").astype(h5py.opaque_dtype("m8[ms]"))
+    f["dt_s"].attrs["grid"] = np.array([["2024-01-02", "NaT"], ["1969-12-31", "2000-02-29"]],
+                                       dtype="M8[D]").astype(h5py.opaque_dtype("M8[D]"))
+    f["dt_s"].attrs["voids"] = np.array([b"\x01\x02", b"\xff\x00"], dtype="V2")
 
 
 def cattrs_family(f):
@@ -185,6 +190,8 @@ def dump(f):
             out[p] = {"kind": "group", "attrs": attrs(f, o)}
         elif isinstance(o, h5py.Datatype):
             out[p] = {"kind": "datatype", "dtype": descr(o.dtype), "attrs": attrs(f, o)}
+            if h5py.check_enum_dtype(o.dtype) is not None:
+                out[p]["enum"] = h5py.check_enum_dtype(o.dtype)
         else:
             try:
                 r = record(f, o[()], o.dtype)
@@ -199,6 +206,8 @@ def dump(f):
             r["attrs"] = attrs(f, o)
             if o.id.get_type().committed():
                 r["named"] = True
+            if h5py.check_enum_dtype(o.dtype) is not None:
+                r["enum"] = h5py.check_enum_dtype(o.dtype)
             out[p] = r
     f.visititems(visit)
     return out

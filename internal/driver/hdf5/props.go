@@ -1,7 +1,6 @@
 package hdf5
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/lindigo/lindi/hdf5"
@@ -26,7 +25,7 @@ func describeMore(d *driver.Dataset, hd *hdf5.Dataset) {
 	for _, f := range hd.Filters() {
 		d.Filters = append(d.Filters, driver.Filter{ID: int(f.ID), Options: f.Options})
 	}
-	d.Enum = enumMembers(hd.Datatype())
+	d.Enum = hd.Datatype().EnumValues()
 	d.Strings, d.Ref = special(hd.Datatype())
 }
 
@@ -48,33 +47,4 @@ func special(t *hdf5.Datatype) (*driver.StringInfo, driver.RefKind) {
 		return nil, driver.ObjectRefs
 	}
 	return nil, driver.NoRefs
-}
-
-// enumMembers maps the names of an enum datatype to their values; nil for
-// other datatypes and for h5py's bool enum, which reads as bool.
-func enumMembers(t *hdf5.Datatype) map[string]int64 {
-	if t.Class != hdf5.ClassEnum || t.IsBool() || t.Base == nil || t.Base.Size > 8 {
-		return nil
-	}
-	out := make(map[string]int64, len(t.Members))
-	for _, m := range t.Members {
-		if len(m.Value) != int(t.Base.Size) {
-			return nil
-		}
-		var buf [8]byte
-		var v uint64
-		if t.Base.BigEndian {
-			copy(buf[8-len(m.Value):], m.Value)
-			v = binary.BigEndian.Uint64(buf[:])
-		} else {
-			copy(buf[:], m.Value)
-			v = binary.LittleEndian.Uint64(buf[:])
-		}
-		if shift := 64 - 8*uint(len(m.Value)); t.Base.Signed {
-			out[m.Name] = int64(v<<shift) >> shift
-		} else {
-			out[m.Name] = int64(v)
-		}
-	}
-	return out
 }

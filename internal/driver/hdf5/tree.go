@@ -2,13 +2,16 @@ package hdf5
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"sync"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // builder turns the objects of an HDF5 file into the driver's tree, lazily:
@@ -108,7 +111,7 @@ func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
-		return &driver.Datatype{Attrs: attrs, DType: dt, Err: err}, nil
+		return &driver.Datatype{Attrs: attrs, DType: dt, Enum: o.Type.EnumValues(), Err: err}, nil
 	}
 	return nil, nil
 }
@@ -127,7 +130,7 @@ func attributes(ctx context.Context, o hdf5.Object) (map[string]any, error) {
 			vals[a.Name] = fmt.Errorf("%s: %w", a.Type.Class, a.Err)
 			continue
 		}
-		v := value(a.Value)
+		v := times(a.Type, value(a.Value))
 		if len(a.Shape) >= 2 {
 			if v, err = nest(v, a.Shape); err != nil {
 				vals[a.Name] = err
@@ -200,6 +203,34 @@ func value(v any) any {
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = value(e)
+		}
+		return out
+	}
+	return v
+}
+
+// times turns the int64 counts of h5py's datetime64 and timedelta64
+// attributes (opaque types tagged "NUMPY:<M8[s]") into Times, which say
+// their unit; other values are returned as they are.
+func times(t *hdf5.Datatype, v any) any {
+	tag, ok := t.NumpyTag()
+	if !ok {
+		return v
+	}
+	dt, err := zarrmeta.ParseDType(json.RawMessage(strconv.Quote(tag)))
+	if err != nil {
+		return v
+	}
+	mk := func(n int64) driver.Time {
+		return driver.Time{Count: n, Unit: dt.Unit, Delta: dt.Kind == zarrmeta.KindTimedelta}
+	}
+	switch x := v.(type) {
+	case int64:
+		return mk(x)
+	case []int64:
+		out := make([]driver.Time, len(x))
+		for i, n := range x {
+			out[i] = mk(n)
 		}
 		return out
 	}

@@ -35,7 +35,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		return &driver.Dataset{Attrs: attrs, Shape: shapeOf(zarray), Err: fmt.Errorf("%s/.zarray: %w", key, err)}, nil
 	}
 	d := &driver.Dataset{
-		Attrs: attrs, Shape: meta.Shape, DType: meta.DType, Chunks: meta.Chunks, Fill: meta.Fill,
+		Attrs: attrs, Shape: meta.Shape, DType: meta.DType, Chunks: meta.Chunks, Fill: meta.Fill, NamedType: meta.NamedType,
 		Scalar: za.Scalar() || zdt == "scalar" && len(meta.Shape) == 1 && meta.Items() == 1,
 	}
 	if za.Empty() {

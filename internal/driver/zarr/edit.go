@@ -243,14 +243,11 @@ func (e *editor) putAttrs(key string, m map[string]json.RawMessage) (map[string]
 	return attrs, nil
 }
 
-// reserved are the attribute names LINDI keeps for itself.
-var reserved = map[string]bool{
-	"_SCALAR": true, "_COMPOUND_DTYPE": true, "_REFERENCE": true, "_EXTERNAL_ARRAY_LINK": true, "_SOFT_LINK": true,
-}
-
+// checkAttrName refuses the names of LINDI's markers and this module's
+// (zarrmeta.IsMarker), which are not user attributes.
 func checkAttrName(name string) error {
 	switch {
-	case reserved[name]:
+	case zarrmeta.IsMarker(name):
 		return fmt.Errorf("attribute name %q is reserved by LINDI", name)
 	case name == "":
 		return errors.New("empty attribute name")

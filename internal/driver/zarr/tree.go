@@ -112,6 +112,10 @@ func (t *tree) child(ctx context.Context, key, path, name string, depth int) (dr
 	if target, ok := ca.SoftLink(); ok {
 		return driver.Link{Name: name, Kind: driver.SoftLink, Target: target}, nil
 	}
+	if c, ok := ca.Datatype(); ok {
+		d, err := t.datatype(ca, childPath, c)
+		return driver.Link{Name: name, Node: d}, err
+	}
 	if t.lazy {
 		if _, err := t.meta(ctx, childKey+"/.zgroup"); err != nil {
 			return driver.Link{}, err
@@ -119,6 +123,20 @@ func (t *tree) child(ctx context.Context, key, path, name string, depth int) (dr
 	}
 	sub, err := t.group(ctx, childKey, childPath, ca, depth+1)
 	return driver.Link{Name: name, Node: sub}, err
+}
+
+// datatype reads a group marked _DATATYPE: an HDF5 committed datatype, as
+// lindi index writes it. Members such a group may have are not read.
+func (t *tree) datatype(za zarrmeta.Attrs, path string, c zarrmeta.CommittedType) (*driver.Datatype, error) {
+	attrs, err := t.attrs(za, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d := &driver.Datatype{Attrs: attrs, DType: c.DType, Enum: c.Enum}
+	if c.Unreadable != "" {
+		d.Err = fmt.Errorf("%s: no numpy dtype: %s", path, c.Unreadable)
+	}
+	return d, nil
 }
 
 // Find looks up the member name of the group at path in a store that cannot

@@ -103,6 +103,13 @@ func fromJSON(v any) (any, error) {
 	if ok {
 		return driver.Ref{Path: r.Path}, nil
 	}
+	o, ok, err := zarrmeta.AsOpaque(v)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return opaqueValue(o), nil
+	}
 	switch x := v.(type) {
 	case []any:
 		for i := range x {
@@ -119,6 +126,49 @@ func fromJSON(v any) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// opaqueValue gives an opaque attribute the values the HDF5 driver gives
+// the attribute it came from: Times for h5py's datetime64 and timedelta64,
+// else bytes; a 1-D array as a typed slice, more dimensions as nested
+// lists of them.
+func opaqueValue(o zarrmeta.Opaque) any {
+	dt := o.DType
+	if o.Shape == nil {
+		return opaqueItem(o.Items[0], dt)
+	}
+	return nestOpaque(o.Items, o.Shape, dt)
+}
+
+func nestOpaque(items []any, shape []int, dt zarrmeta.DType) any {
+	if len(shape) == 1 {
+		if dt.Kind == zarrmeta.KindVoid {
+			out := make([][]byte, len(items))
+			for i, it := range items {
+				out[i] = it.([]byte)
+			}
+			return out
+		}
+		out := make([]driver.Time, len(items))
+		for i, it := range items {
+			out[i] = opaqueItem(it, dt).(driver.Time)
+		}
+		return out
+	}
+	step := len(items) / max(shape[0], 1)
+	out := make([]any, shape[0])
+	for i := range out {
+		out[i] = nestOpaque(items[i*step:(i+1)*step], shape[1:], dt)
+	}
+	return out
+}
+
+// opaqueItem is one element: an int64 count becomes a Time, bytes stay.
+func opaqueItem(it any, dt zarrmeta.DType) any {
+	if n, ok := it.(int64); ok {
+		return driver.Time{Count: n, Unit: dt.Unit, Delta: dt.Kind == zarrmeta.KindTimedelta}
+	}
+	return it
 }
 
 // number converts a JSON number: int64 or uint64 for an integer literal in
