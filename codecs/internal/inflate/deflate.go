@@ -331,10 +331,10 @@ func (d *decoder) inflate(dst, src []byte, limit int) ([]byte, int, error) {
 			err = d.stored()
 		case 1:
 			f := fixed()
-			err = d.huffman(&f.lit, &f.dist, false)
+			err = d.huffman(f, false)
 		case 2:
 			if err = d.dynamic(); err == nil {
-				err = d.huffman(&d.dyn.lit, &d.dyn.dist, pairsPay(d.lens[:256]))
+				err = d.huffman(&d.dyn, pairsPay(d.lens[:256]))
 			}
 		default:
 			err = corrupt("invalid block type")

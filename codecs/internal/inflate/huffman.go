@@ -21,25 +21,25 @@ const (
 const pairAfter = 2 << 10
 
 // huffman decodes the symbols of one Huffman-coded block up to its end. If
-// pair is set, it pairs lit's literals once the block has given pairAfter
+// pair is set, it pairs t's literals once the block has given pairAfter
 // bytes.
-func (d *decoder) huffman(lit *[litTableSize]uint32, dist *[distTableSize]uint32, pair bool) error {
+func (d *decoder) huffman(t *tables, pair bool) error {
 	pairAt, paired := d.o+pairAfter, false
 	for {
 		stop := len(d.out)
 		if pair {
 			stop = min(stop, pairAt)
 		}
-		done, err := d.fast(lit, dist, stop, paired)
+		done, err := d.fast(t, stop, paired)
 		if done || err != nil {
 			return err
 		}
 		if pair && d.o+outMargin > pairAt {
-			pairLiterals(lit, &d.single)
+			pairLiterals(&t.lit, &d.single)
 			pair, paired = false, true
 			continue
 		}
-		if done, err = d.slow(lit, dist); done || err != nil {
+		if done, err = d.slow(&t.lit, &t.dist); done || err != nil {
 			return err
 		}
 	}
@@ -50,7 +50,7 @@ func (d *decoder) huffman(lit *[litTableSize]uint32, dist *[distTableSize]uint32
 // 56 bits, enough for a length, a distance and their extra bits (48). paired
 // says whether lit's entries may hold two literals. It reports whether the
 // block ended.
-func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, stop int, paired bool) (bool, error) {
+func (d *decoder) fast(t *tables, stop int, paired bool) (bool, error) {
 	if d.over != 0 {
 		return false, nil
 	}
@@ -58,15 +58,16 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 	out, o, base := d.out, d.o, d.base
 	done := false
 	var err error
-	for pos+inMargin <= len(in) && o+outMargin <= stop {
+	inEnd, outEnd := len(in)-inMargin, stop-outMargin
+	for pos <= inEnd && o <= outEnd {
 		// The first entry is looked up before the refill, which only adds
 		// bits above the nb there are: the lookup need not wait for the
 		// load unless fewer than litBits bits were left.
-		e := lit[bb&(1<<litBits-1)]
+		e := t.lit[bb&(1<<litBits-1)]
 		bb |= binary.LittleEndian.Uint64(in[pos:]) << (nb & 63)
 		pos += int(63-nb) >> 3
 		if nb < litBits {
-			e = lit[bb&(1<<litBits-1)]
+			e = t.lit[bb&(1<<litBits-1)]
 		}
 		nb |= 56
 
@@ -82,13 +83,13 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 				nb -= uint(e & 63)
 				binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
 				o += int(e >> 8 & 3)
-				e = lit[bb&(1<<litBits-1)]
+				e = t.lit[bb&(1<<litBits-1)]
 				if e&flagLit != 0 {
 					bb >>= e & 63
 					nb -= uint(e & 63)
 					binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
 					o += int(e >> 8 & 3)
-					e = lit[bb&(1<<litBits-1)]
+					e = t.lit[bb&(1<<litBits-1)]
 					if e&flagLit != 0 {
 						bb >>= e & 63
 						nb -= uint(e & 63)
@@ -107,12 +108,12 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 				bb >>= e & 63
 				nb -= uint(e & 63)
 				out[o] = byte(e >> 16)
-				e = lit[bb&(1<<litBits-1)]
+				e = t.lit[bb&(1<<litBits-1)]
 				if e&flagLit != 0 {
 					bb >>= e & 63
 					nb -= uint(e & 63)
 					out[o+1] = byte(e >> 16)
-					e = lit[bb&(1<<litBits-1)]
+					e = t.lit[bb&(1<<litBits-1)]
 					if e&flagLit != 0 {
 						bb >>= e & 63
 						nb -= uint(e & 63)
@@ -133,7 +134,7 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 		if e&flagSub != 0 {
 			bb >>= e & 63
 			nb -= uint(e & 63)
-			e = lit[(e>>16)+uint32(bb)&(1<<(e>>8&15)-1)]
+			e = t.lit[(e>>16)+uint32(bb)&(1<<(e>>8&15)-1)]
 		}
 		if e&flagLit != 0 {
 			bb >>= e & 63
@@ -159,11 +160,11 @@ func (d *decoder) fast(lit *[litTableSize]uint32, dist *[distTableSize]uint32, s
 		bb >>= (n + x) & 63
 		nb -= uint(n + x)
 
-		e = dist[bb&(1<<distBits-1)]
+		e = t.dist[bb&(1<<distBits-1)]
 		if e&flagSub != 0 {
 			bb >>= e & 63
 			nb -= uint(e & 63)
-			e = dist[(e>>16)+uint32(bb)&(1<<(e>>8&15)-1)]
+			e = t.dist[(e>>16)+uint32(bb)&(1<<(e>>8&15)-1)]
 		}
 		if e&flagBad != 0 {
 			err = corrupt("invalid distance code")
