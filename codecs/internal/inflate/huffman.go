@@ -24,19 +24,19 @@ const pairAfter = 2 << 10
 // pair is set, it pairs t's literals once the block has given pairAfter
 // bytes.
 func (d *decoder) huffman(t *tables, pair bool) error {
-	pairAt, paired := d.o+pairAfter, false
+	pairAt := d.o + pairAfter
 	for {
 		stop := len(d.out)
 		if pair {
 			stop = min(stop, pairAt)
 		}
-		done, err := d.fast(t, stop, paired)
+		done, err := d.fast(t, stop)
 		if done || err != nil {
 			return err
 		}
 		if pair && d.o+outMargin > pairAt {
 			pairLiterals(&t.lit, &d.single)
-			pair, paired = false, true
+			pair = false
 			continue
 		}
 		if done, err = d.slow(&t.lit, &t.dist); done || err != nil {
@@ -47,10 +47,9 @@ func (d *decoder) huffman(t *tables, pair bool) error {
 
 // fast decodes symbols while the margins hold (the output's up to stop), with
 // the bit buffer refilled a word at a time: after a refill it holds at least
-// 56 bits, enough for a length, a distance and their extra bits (48). paired
-// says whether lit's entries may hold two literals. It reports whether the
-// block ended.
-func (d *decoder) fast(t *tables, stop int, paired bool) (bool, error) {
+// 56 bits, enough for a length, a distance and their extra bits (48). It
+// reports whether the block ended.
+func (d *decoder) fast(t *tables, stop int) (bool, error) {
 	if d.over != 0 {
 		return false, nil
 	}
@@ -73,11 +72,15 @@ func (d *decoder) fast(t *tables, stop int, paired bool) (bool, error) {
 
 		// Up to three literal entries of the primary table per refill (3 ×
 		// 11 bits ≤ 56), each looked up as soon as the previous one is
-		// consumed. If lit is paired, an entry holds one or two literals:
+		// consumed. An entry holds one or two literals (pairLiterals):
 		// both bytes are written, and o moves by the count (the output
-		// margin holds the spare byte). Unpaired tables take the plainer
-		// loop, which is faster where pairs are rare.
-		if paired {
+		// margin holds the spare byte).
+		if e&flagLit != 0 {
+			bb >>= e & 63
+			nb -= uint(e & 63)
+			binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
+			o += int(e >> 8 & 3)
+			e = t.lit[bb&(1<<litBits-1)]
 			if e&flagLit != 0 {
 				bb >>= e & 63
 				nb -= uint(e & 63)
@@ -89,46 +92,12 @@ func (d *decoder) fast(t *tables, stop int, paired bool) (bool, error) {
 					nb -= uint(e & 63)
 					binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
 					o += int(e >> 8 & 3)
-					e = t.lit[bb&(1<<litBits-1)]
-					if e&flagLit != 0 {
-						bb >>= e & 63
-						nb -= uint(e & 63)
-						binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
-						o += int(e >> 8 & 3)
-						continue
-					}
-				}
-				if nb < 48 {
-					// Not enough bits left for a length and a distance.
 					continue
 				}
 			}
-		} else {
-			if e&flagLit != 0 {
-				bb >>= e & 63
-				nb -= uint(e & 63)
-				out[o] = byte(e >> 16)
-				e = t.lit[bb&(1<<litBits-1)]
-				if e&flagLit != 0 {
-					bb >>= e & 63
-					nb -= uint(e & 63)
-					out[o+1] = byte(e >> 16)
-					e = t.lit[bb&(1<<litBits-1)]
-					if e&flagLit != 0 {
-						bb >>= e & 63
-						nb -= uint(e & 63)
-						out[o+2] = byte(e >> 16)
-						o += 3
-						continue
-					}
-					o += 2
-				} else {
-					o++
-				}
-				if nb < 48 {
-					// Not enough bits left for a length and a distance.
-					continue
-				}
+			if nb < 48 {
+				// Not enough bits left for a length and a distance.
+				continue
 			}
 		}
 		if e&flagSub != 0 {
