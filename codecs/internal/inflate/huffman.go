@@ -78,19 +78,19 @@ func (d *decoder) fast(t *tables, stop int) (bool, error) {
 		if e&flagLit != 0 {
 			bb >>= e & 63
 			nb -= uint(e & 63)
-			binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
+			binary.LittleEndian.PutUint16(out[o:o+2], uint16(e>>16))
 			o += int(e >> 8 & 3)
 			e = t.lit[bb&(1<<litBits-1)]
 			if e&flagLit != 0 {
 				bb >>= e & 63
 				nb -= uint(e & 63)
-				binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
+				binary.LittleEndian.PutUint16(out[o:o+2], uint16(e>>16))
 				o += int(e >> 8 & 3)
 				e = t.lit[bb&(1<<litBits-1)]
 				if e&flagLit != 0 {
 					bb >>= e & 63
 					nb -= uint(e & 63)
-					binary.LittleEndian.PutUint16(out[o:], uint16(e>>16))
+					binary.LittleEndian.PutUint16(out[o:o+2], uint16(e>>16))
 					o += int(e >> 8 & 3)
 					continue
 				}
@@ -152,9 +152,12 @@ func (d *decoder) fast(t *tables, stop int) (bool, error) {
 		if src := o - dd; dd >= 8 && length <= 16 {
 			// Most matches: a word or two, each read wholly before it is
 			// written over.
-			binary.LittleEndian.PutUint64(out[o:], binary.LittleEndian.Uint64(out[src:]))
+			// (Windows of a constant length, which spare the bounds
+			// checks of the words in them.)
+			to, from := out[o:o+16], out[src:src+16]
+			binary.LittleEndian.PutUint64(to, binary.LittleEndian.Uint64(from))
 			if length > 8 {
-				binary.LittleEndian.PutUint64(out[o+8:], binary.LittleEndian.Uint64(out[src+8:]))
+				binary.LittleEndian.PutUint64(to[8:], binary.LittleEndian.Uint64(from[8:]))
 			}
 		} else {
 			copyMatch(out, o, dd, length)
