@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/adler32"
 	"hash/crc32"
+	"sync"
 )
 
 // checksumCodec verifies a 4-byte little-endian checksum stored before
@@ -15,7 +16,9 @@ type checksumCodec struct {
 	sum     func([]byte) uint32
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use: making it at init
+// cost every lindi command 0.2 ms.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // newChecksum builds a checksum codec honouring the optional "location".
 func newChecksum(id string, atStart bool, sum func([]byte) uint32) func([]byte) (Codec, error) {
@@ -42,7 +45,7 @@ func newChecksum(id string, atStart bool, sum func([]byte) uint32) func([]byte) 
 }
 
 func crc32Sum(b []byte) uint32   { return crc32.ChecksumIEEE(b) }
-func crc32cSum(b []byte) uint32  { return crc32.Checksum(b, castagnoli) }
+func crc32cSum(b []byte) uint32  { return crc32.Checksum(b, castagnoli()) }
 func adler32Sum(b []byte) uint32 { return adler32.Checksum(b) }
 
 func (c *checksumCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
