@@ -10,7 +10,7 @@
 // the font is parsed on the first draw. A figure is a *Figure; WritePNG
 // stacks figures, their plot areas aligned. Its functions are safe for
 // concurrent use; a figure may be drawn by several goroutines at once, but
-// not changed (SetLogY) while it is drawn. Errors
-// wrap ErrShape for data with no plot (a scalar, more than two dimensions,
-// values that do not fit the shape given).
+// not changed (SetLogY) while it is drawn. Errors wrap ErrShape for data
+// with no plot (a scalar, more than two dimensions, values that do not fit
+// the shape given).
 package quicklook
