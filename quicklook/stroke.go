@@ -78,21 +78,40 @@ func stroke(dst *image.RGBA, r image.Rectangle, lines [][]pt, c color.Color) {
 	for _, l := range lines {
 		for i := range max(len(l)-1, 1) {
 			a, b := l[i], l[min(i+1, len(l)-1)]
-			dx, dy := b.x-a.x, b.y-a.y
-			d := math.Hypot(dx, dy)
-			if d < 1e-9 {
-				dx, dy, d = 1, 0, 1
+			ux, uy := unit(a, b)
+			// Ends extend by up to half a width to fill the outside of a
+			// turn: a line's ends, and turns, by all of it; straight on, by
+			// none, as overlapping segments would draw a denser line.
+			ea, eb := hw, hw
+			if i > 0 {
+				px, py := unit(l[i-1], a)
+				ea = hw * (1 - (px*ux + py*uy)) / 2
 			}
-			ux, uy := dx/d*hw, dy/d*hw // along the segment, half a width: square ends join the segments
-			ax, ay, bx, by := a.x-ux-ox, a.y-uy-oy, b.x+ux-ox, b.y+uy-oy
-			z.MoveTo(float32(ax-uy), float32(ay+ux))
-			z.LineTo(float32(bx-uy), float32(by+ux))
-			z.LineTo(float32(bx+uy), float32(by-ux))
-			z.LineTo(float32(ax+uy), float32(ay-ux))
+			if i+2 < len(l) {
+				nx, ny := unit(b, l[i+2])
+				eb = hw * (1 - (nx*ux + ny*uy)) / 2
+			}
+			ax, ay := a.x-ux*ea-ox, a.y-uy*ea-oy
+			bx, by := b.x+ux*eb-ox, b.y+uy*eb-oy
+			nx, ny := -uy*hw, ux*hw
+			z.MoveTo(float32(ax+nx), float32(ay+ny))
+			z.LineTo(float32(bx+nx), float32(by+ny))
+			z.LineTo(float32(bx-nx), float32(by-ny))
+			z.LineTo(float32(ax-nx), float32(ay-ny))
 			z.ClosePath()
 		}
 	}
 	z.Draw(dst, r, image.NewUniform(c), image.Point{})
+}
+
+// unit is the unit vector from a to b (along x when they coincide).
+func unit(a, b pt) (float64, float64) {
+	dx, dy := b.x-a.x, b.y-a.y
+	d := math.Hypot(dx, dy)
+	if d < 1e-9 {
+		return 1, 0
+	}
+	return dx / d, dy / d
 }
 
 // fillRect paints r in c.
