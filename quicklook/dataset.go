@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"path"
 
-	"gonum.org/v1/plot"
-
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/nwb"
 	"github.com/lindigo/lindi/selection"
@@ -24,7 +22,7 @@ const MaxLines = 16
 // drawn in its unit (conversion and offset applied) against its time axis
 // (timestamps, or starting time and rate) when the selection keeps the
 // first axis.
-func Dataset(ctx context.Context, f *h5.File, dataset string, sel selection.Selection) (*plot.Plot, error) {
+func Dataset(ctx context.Context, f *h5.File, dataset string, sel selection.Selection) (*Figure, error) {
 	fig, err := read(ctx, f, dataset, sel)
 	if err != nil {
 		return nil, err
@@ -32,16 +30,16 @@ func Dataset(ctx context.Context, f *h5.File, dataset string, sel selection.Sele
 	return fig.draw()
 }
 
-// figure is what Dataset read: the values, their output shape, and the
+// selected is what Dataset read: the values, their output shape, and the
 // labels of the axes.
-type figure struct {
+type selected struct {
 	title, yLabel string
 	shape         []int
 	data          []float64
 	v             axisView
 }
 
-func read(ctx context.Context, f *h5.File, dataset string, sel selection.Selection) (*figure, error) {
+func read(ctx context.Context, f *h5.File, dataset string, sel selection.Selection) (*selected, error) {
 	ds, err := f.Dataset(ctx, dataset)
 	if err != nil {
 		return nil, err
@@ -63,7 +61,7 @@ func read(ctx context.Context, f *h5.File, dataset string, sel selection.Selecti
 	if err != nil {
 		return nil, err
 	}
-	fig := &figure{
+	fig := &selected{
 		title:  fmt.Sprintf("%s[%s]  %v of %v %s", ds.Path(), selText(sel), out, shape, ds.DType()),
 		yLabel: ds.Name(),
 		shape:  out,
@@ -84,8 +82,8 @@ func read(ctx context.Context, f *h5.File, dataset string, sel selection.Selecti
 	return fig, nil
 }
 
-// draw picks the plot of the figure's shape.
-func (fig *figure) draw() (*plot.Plot, error) {
+// draw picks the figure of the selection's shape.
+func (fig *selected) draw() (*Figure, error) {
 	v := &fig.v
 	if len(fig.shape) == 1 {
 		return Lines(v.x(0), []Series{{Y: fig.data}}, Labels{Title: fig.title, X: v.label(0), Y: fig.yLabel})

@@ -5,7 +5,12 @@
 // time axis. Lines, Image and WritePNG are the drawing the lindi command and
 // the examples share; Dataset reads a selection and picks the drawing.
 //
-// It draws with gonum.org/v1/plot. Its functions are safe for concurrent use
-// on different plots. Errors wrap ErrShape for a selection with no plot (a
-// scalar, or more than two dimensions).
+// It draws PNGs with golang.org/x/image (the Go Regular font, the vector
+// rasterizer) and the standard library, and does no work when imported:
+// the font is parsed on the first draw. A figure is a *Figure; WritePNG
+// stacks figures, their plot areas aligned. Its functions are safe for
+// concurrent use; a figure may be drawn by several goroutines at once, but
+// not changed (SetLogY) while it is drawn. Errors wrap ErrShape for data
+// with no plot (a scalar, more than two dimensions, values that do not fit
+// the shape given).
 package quicklook

@@ -1,162 +1,184 @@
 package quicklook
 
 import (
-	"errors"
-	"fmt"
+	"image"
 	"image/color"
-	"io"
 	"math"
-	"os"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+	"strconv"
 )
 
-// ErrShape is wrapped by errors for data that has no plot: a scalar, an
-// empty selection, or more than two dimensions.
-var ErrShape = errors.New("quicklook: no plot of this shape")
-
-// Labels are a plot's title and axis labels.
-type Labels struct {
-	Title, X, Y string
-}
-
-// Series is one line of a plot: its values, and its name in the legend (""
-// for none).
-type Series struct {
-	Name string
-	Y    []float64
-}
-
-// Lines draws each series as a line against x (nil: 0, 1, …; otherwise as
-// long as every series). Points whose x or y is NaN or infinite are left
-// out.
-func Lines(x []float64, series []Series, l Labels) (*plot.Plot, error) {
-	p := newPlot(l)
-	legend := false
-	for i, s := range series {
-		if x != nil && len(x) != len(s.Y) {
-			return nil, fmt.Errorf("quicklook: series %q has %d values for %d x values", s.Name, len(s.Y), len(x))
-		}
-		xys := make(plotter.XYs, 0, len(s.Y))
+// draw draws the figure in img where l says.
+func (f *Figure) draw(img *image.RGBA, fs *faces, l *layout) {
+	if f.isImage() {
+		f.drawImage(img, fs, l)
+		return
+	}
+	ax := l.area
+	l.x.p0, l.x.p1 = float64(ax.Min.X), float64(ax.Max.X)
+	for i, s := range f.series {
+		var p polylines
 		for j, y := range s.Y {
-			xv := float64(j)
-			if x != nil {
-				xv = x[j]
+			x := f.xAt(j)
+			if !f.keep(x, y) {
+				p.gap()
+				continue
 			}
-			if finite(xv) && finite(y) {
-				xys = append(xys, plotter.XY{X: xv, Y: y})
-			}
+			p.add(l.x.pix(x), l.y.pix(y))
 		}
-		if len(xys) == 0 {
-			continue
-		}
-		line, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, err
-		}
-		line.Color = lineColor(i, len(series))
-		p.Add(line)
-		if s.Name != "" {
-			p.Legend.Add(s.Name, line)
-			legend = true
-		}
+		p.gap()
+		stroke(img, ax, p.done, lineColor(i))
 	}
-	if legend {
-		p.Legend.Top, p.Legend.Left = true, false
-	}
-	return p, nil
+	xTicks := axisTicks(l.x, 0, ax.Dx(), 70, func(s string) int { return textWidth(fs.tick, s) })
+	f.drawAxes(img, fs, ax, xTicks, l.yTicks)
+	f.drawLegend(img, fs, ax)
 }
 
-// Image draws rows×cols values (row-major) as a heat map, row 0 at the top
-// as images are shown, in the Kindlmann palette stretched over the finite
-// values' range (NaN in grey). The title gets the range.
-func Image(values []float64, rows, cols int, l Labels) (*plot.Plot, error) {
-	if rows <= 0 || cols <= 0 || len(values) != rows*cols {
-		return nil, fmt.Errorf("%w: %d values for a %d×%d image", ErrShape, len(values), rows, cols)
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range values {
-		if finite(v) {
-			lo, hi = min(lo, v), max(hi, v)
+// drawImage draws the values as an image of square pixels, as large as
+// fits in the plot area and centred in it, and its colour bar.
+func (f *Figure) drawImage(img *image.RGBA, fs *faces, l *layout) {
+	area := l.area
+	s := math.Min(float64(area.Dx())/float64(f.cols), float64(area.Dy())/float64(f.rows))
+	w, h := max(1, int(math.Round(float64(f.cols)*s))), max(1, int(math.Round(float64(f.rows)*s)))
+	x0, y0 := area.Min.X+(area.Dx()-w)/2, area.Min.Y+(area.Dy()-h)/2
+	ax := image.Rect(x0, y0, x0+w, y0+h)
+	cm := newColorMap(f.lo, f.hi)
+	for py := range h {
+		row := f.values[py*f.rows/h*f.cols:]
+		o := img.PixOffset(x0, y0+py)
+		for px := range w {
+			c := cm.at(row[px*f.cols/w])
+			copy(img.Pix[o+4*px:], []uint8{c.R, c.G, c.B, c.A})
 		}
 	}
-	if lo > hi {
-		lo, hi = 0, 1
+	xs := scale{lo: -0.5, hi: float64(f.cols) - 0.5, p0: float64(ax.Min.X), p1: float64(ax.Max.X)}
+	ys := scale{lo: -0.5, hi: float64(f.rows) - 0.5, p0: float64(ax.Min.Y), p1: float64(ax.Max.Y)}
+	xTicks := axisTicks(xs, 1, ax.Dx(), 70, func(s string) int { return textWidth(fs.tick, s) })
+	yTicks := axisTicks(ys, 1, ax.Dy(), 40, func(string) int { return lineHeight(fs.tick) })
+	f.drawAxes(img, fs, ax, xTicks, yTicks)
+
+	bar := image.Rect(ax.Max.X+barGap, ax.Min.Y, ax.Max.X+barGap+barWidth, ax.Max.Y)
+	for py := bar.Min.Y; py < bar.Max.Y; py++ {
+		t := 1 - (float64(py-bar.Min.Y)+0.5)/float64(bar.Dy())
+		fillRect(img, image.Rect(bar.Min.X, py, bar.Max.X, py+1), kindlmannAt(t))
 	}
-	l.Title += fmt.Sprintf("  [%.4g … %.4g]", lo, hi)
-	p := newPlot(l)
-	pal := moreland.Kindlmann()
-	pal.SetMin(lo)
-	pal.SetMax(math.Max(hi, lo+math.Abs(lo)*1e-9+1e-300))
-	hm := plotter.NewHeatMap(grid{values, rows, cols}, pal.Palette(256))
-	hm.Min, hm.Max = pal.Min(), pal.Max()
-	hm.NaN = color.Gray{Y: 160}
-	p.Add(hm)
-	p.Y.Scale = plot.InvertedScale{Normalizer: p.Y.Scale}
-	return p, nil
+	box(img, bar)
+	lh := lineHeight(fs.tick)
+	for _, t := range f.barTicks(fs, bar.Dy()) {
+		y := bar.Min.Y + int(math.Round(t.at))
+		fillRect(img, image.Rect(bar.Max.X, y, bar.Max.X+tickLen, y+1), black)
+		drawText(img, fs.tick, t.label, bar.Max.X+tickLen+tickGap, clamp(y-lh/2, ax.Min.Y-lh/2, ax.Max.Y-lh/2), black)
+	}
 }
 
-// grid is a row-major image as the GridXYZ a heat map draws: column c at
-// x = c, row r at y = r.
-type grid struct {
-	v          []float64
-	rows, cols int
+// drawAxes draws the box around the axes ax, their ticks, the labels and
+// the title.
+func (f *Figure) drawAxes(img *image.RGBA, fs *faces, ax image.Rectangle, xTicks, yTicks []tick) {
+	box(img, ax)
+	lh := lineHeight(fs.tick)
+	for _, t := range xTicks {
+		x := clamp(int(math.Floor(t.at)), ax.Min.X, ax.Max.X-1)
+		fillRect(img, image.Rect(x, ax.Max.Y, x+1, ax.Max.Y+tickLen+1), black)
+		drawText(img, fs.tick, t.label, x-textWidth(fs.tick, t.label)/2, ax.Max.Y+1+tickLen+tickGap, black)
+	}
+	yLabelW := 0
+	for _, t := range yTicks {
+		y := clamp(int(math.Floor(t.at)), ax.Min.Y, ax.Max.Y-1)
+		w := textWidth(fs.tick, t.label)
+		yLabelW = max(yLabelW, w)
+		fillRect(img, image.Rect(ax.Min.X-1-tickLen, y, ax.Min.X, y+1), black)
+		drawText(img, fs.tick, t.label, ax.Min.X-1-tickLen-tickGap-w, y-lh/2, black)
+	}
+	if s := f.labels.X; s != "" {
+		s = fitText(fs.label, s, img.Rect.Dx()-2*pad)
+		x := clamp(ax.Min.X+(ax.Dx()-textWidth(fs.label, s))/2, pad, img.Rect.Dx()-pad-textWidth(fs.label, s))
+		drawText(img, fs.label, s, x, ax.Max.Y+1+tickLen+tickGap+lh+tickGap, black)
+	}
+	if s := f.labels.Y; s != "" {
+		s = fitText(fs.label, s, ax.Dy()+2*pad)
+		w := textWidth(fs.label, s)
+		drawTextUp(img, fs.label, s, ax.Min.X-1-tickLen-tickGap-yLabelW-tickGap-lineHeight(fs.label), ax.Min.Y+(ax.Dy()-w)/2, black)
+	}
+	if s := f.labels.Title; s != "" {
+		s = fitText(fs.title, s, img.Rect.Dx()-2*pad)
+		w := textWidth(fs.title, s)
+		x := clamp(ax.Min.X+(ax.Dx()-w)/2, pad, img.Rect.Dx()-pad-w)
+		drawText(img, fs.title, s, x, ax.Min.Y-1-tickGap-lineHeight(fs.title), black)
+	}
 }
 
-func (g grid) Dims() (c, r int)   { return g.cols, g.rows }
-func (g grid) Z(c, r int) float64 { return g.v[r*g.cols+c] }
-func (g grid) X(c int) float64    { return float64(c) }
-func (g grid) Y(r int) float64    { return float64(r) }
-func finite(v float64) bool       { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-func newPlot(l Labels) *plot.Plot {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = l.Title, l.X, l.Y
-	return p
-}
-func lineColor(i, n int) color.Color { return palette10[i%len(palette10)] }
+// Legend sizes in pixels.
+const (
+	swatch   = 20 // the length of a line in the legend
+	maxEntry = 24 // the most characters of a name shown
+)
 
-// palette10 are the line colours, matplotlib's tab10.
-var palette10 = []color.Color{
-	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
-	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
-	color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255}, color.RGBA{188, 189, 34, 255},
-	color.RGBA{23, 190, 207, 255},
+// legendWidth is the width of the legend, 0 for none.
+func (f *Figure) legendWidth(fs *faces) int {
+	w := 0
+	for _, i := range f.legend() {
+		w = max(w, textWidth(fs.tick, entryName(f.series[i].Name)))
+	}
+	if w == 0 {
+		return 0
+	}
+	return tickGap + swatch + tickGap + w + tickGap
 }
 
-// WritePNG draws the plots one above the other, their axes aligned, into a
-// PNG of width×height.
-func WritePNG(w io.Writer, width, height vg.Length, plots ...*plot.Plot) error {
-	if len(plots) == 0 {
-		return errors.New("quicklook: no plot to write")
+func entryName(s string) string {
+	if r := []rune(s); len(r) > maxEntry {
+		return string(r[:maxEntry-1]) + "…"
 	}
-	img := vgimg.New(width, height)
-	dc := draw.New(img)
-	rows := make([][]*plot.Plot, len(plots))
-	for i, p := range plots {
-		rows[i] = []*plot.Plot{p}
-	}
-	canvases := plot.Align(rows, draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Points(8)}, dc)
-	for i, p := range plots {
-		p.Draw(canvases[i][0])
-	}
-	_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-	return err
+	return s
 }
 
-// SavePNG writes the plots (see WritePNG) to the file path.
-func SavePNG(path string, width, height vg.Length, plots ...*plot.Plot) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// drawLegend lists the series with names right of the axes ax, where it
+// covers no data; those that do not fit in the axes' height are counted.
+func (f *Figure) drawLegend(img *image.RGBA, fs *faces, ax image.Rectangle) {
+	named := f.legend()
+	if len(named) == 0 {
+		return
 	}
-	if err := WritePNG(f, width, height, plots...); err != nil {
-		f.Close()
-		return err
+	lh := lineHeight(fs.tick) + 2
+	fit := min(len(named), (ax.Dy()-2*tickGap)/lh)
+	if fit < len(named) {
+		fit = max(fit-1, 0)
 	}
-	return f.Close()
+	rows := fit
+	if fit < len(named) {
+		rows++
+	}
+	r := image.Rect(ax.Max.X+pad, ax.Min.Y, ax.Max.X+pad+f.legendWidth(fs), ax.Min.Y+rows*lh+2*tickGap)
+	fillRect(img, r, white)
+	frame(img, r, lightBox)
+	for k, i := range named[:fit] {
+		y := r.Min.Y + tickGap + k*lh
+		mid := float64(y) + float64(lh)/2
+		x := float64(r.Min.X + tickGap)
+		stroke(img, r, [][]pt{{{x, mid}, {x + swatch, mid}}}, lineColor(i))
+		drawText(img, fs.tick, entryName(f.series[i].Name), r.Min.X+tickGap+swatch+tickGap, y+1, black)
+	}
+	if fit < len(named) {
+		drawText(img, fs.tick, "… "+strconv.Itoa(len(named)-fit)+" more", r.Min.X+tickGap, r.Min.Y+tickGap+fit*lh+1, black)
+	}
+}
+
+// box draws a black frame just outside r.
+func box(img *image.RGBA, r image.Rectangle) { frame(img, r.Inset(-1), black) }
+
+// frame draws a one-pixel frame on the edge of r.
+func frame(img *image.RGBA, r image.Rectangle, c color.Color) {
+	fillRect(img, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+1), c)
+	fillRect(img, image.Rect(r.Min.X, r.Max.Y-1, r.Max.X, r.Max.Y), c)
+	fillRect(img, image.Rect(r.Min.X, r.Min.Y, r.Min.X+1, r.Max.Y), c)
+	fillRect(img, image.Rect(r.Max.X-1, r.Min.Y, r.Max.X, r.Max.Y), c)
+}
+
+func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
+
+// lineColor is the colour of the i-th line: matplotlib's tab10, in turn.
+func lineColor(i int) color.RGBA { return tab10[i%len(tab10)] }
+
+var tab10 = [...]color.RGBA{
+	{31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255}, {214, 39, 40, 255}, {148, 103, 189, 255},
+	{140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255}, {188, 189, 34, 255}, {23, 190, 207, 255},
 }

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/selection"
 )
@@ -71,17 +69,17 @@ func TestDataset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.image != strings.Contains(p.Title.Text, " … ") {
-				t.Errorf("title %q: an image: %v", p.Title.Text, c.image)
+			if c.image != p.isImage() || c.image != strings.Contains(p.labels.Title, " … ") {
+				t.Errorf("title %q: an image: %v", p.labels.Title, p.isImage())
 			}
-			if p.X.Label.Text != c.x0 || (!c.image && p.Y.Label.Text != c.y) {
-				t.Errorf("labels %q, %q; want %q, %q", p.X.Label.Text, p.Y.Label.Text, c.x0, c.y)
+			if p.labels.X != c.x0 || (!c.image && p.labels.Y != c.y) {
+				t.Errorf("labels %q, %q; want %q, %q", p.labels.X, p.labels.Y, c.x0, c.y)
 			}
 			if x := fig.v.x(0); !c.image && c.x1 != "" && fmt.Sprint(x[len(x)-1]) != c.x1 {
 				t.Errorf("last x %v, want %s", x[len(x)-1], c.x1)
 			}
 			var buf bytes.Buffer
-			if err := WritePNG(&buf, 4*vg.Inch, 3*vg.Inch, p); err != nil {
+			if err := WritePNG(&buf, 384, 288, p); err != nil {
 				t.Fatal(err)
 			}
 			img, err := png.Decode(&buf)

@@ -3,8 +3,7 @@ package main
 import (
 	"context"
 	"flag"
-
-	"gonum.org/v1/plot/vg"
+	"math"
 
 	"github.com/lindigo/lindi/quicklook"
 	"github.com/lindigo/lindi/selection"
@@ -41,5 +40,6 @@ func cmdPlot(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return quicklook.SavePNG(*out, vg.Length(*width)*vg.Inch, vg.Length(*height)*vg.Inch, p)
+	const dpi = 96
+	return quicklook.SavePNG(*out, int(math.Round(*width*dpi)), int(math.Round(*height*dpi)), p)
 }

@@ -16,9 +16,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/lindigo/lindi/nwb"
-	"github.com/lindigo/lindi/quicklook"
 )
 
 func main() {
@@ -52,7 +52,30 @@ func run(ctx context.Context, file, out string, bin float64) error {
 	if err != nil {
 		return err
 	}
-	return quicklook.SavePNG(out, 8*vg.Inch, 6*vg.Inch, raster, rate)
+	return savePNG(out, 8*vg.Inch, 6*vg.Inch, raster, rate)
+}
+
+// savePNG draws the plots one above the other, their axes aligned, into a
+// PNG of width×height (at vgimg's 96 dpi) in the file path.
+func savePNG(path string, width, height vg.Length, plots ...*plot.Plot) error {
+	img := vgimg.New(width, height)
+	rows := make([][]*plot.Plot, len(plots))
+	for i, p := range plots {
+		rows[i] = []*plot.Plot{p}
+	}
+	canvases := plot.Align(rows, draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Points(8)}, draw.New(img))
+	for i, p := range plots {
+		p.Draw(canvases[i][0])
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // figures builds the raster (a tick per spike, a row per unit) and the

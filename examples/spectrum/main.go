@@ -16,8 +16,6 @@ import (
 
 	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/dsp/window"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/lindigo/lindi/nwb"
 	"github.com/lindigo/lindi/quicklook"
@@ -72,7 +70,7 @@ func run(ctx context.Context, file, series, out string, channel, start, n int) e
 		unit = "unit" // the file does not say
 	}
 	freq, power := spectrum(x, rate)
-	p, err := quicklook.Lines(freq, []quicklook.Series{{Y: power}}, quicklook.Labels{
+	fig, err := quicklook.Lines(freq, []quicklook.Series{{Y: power}}, quicklook.Labels{
 		Title: fmt.Sprintf("%s channel %d, samples %d–%d", series, channel, start, start+n),
 		X:     "frequency (Hz)",
 		Y:     fmt.Sprintf("power (%s²/Hz)", unit),
@@ -80,8 +78,8 @@ func run(ctx context.Context, file, series, out string, channel, start, n int) e
 	if err != nil {
 		return err
 	}
-	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
-	return quicklook.SavePNG(out, 8*vg.Inch, 4*vg.Inch, p)
+	fig.SetLogY()
+	return quicklook.SavePNG(out, 768, 384, fig) // 8×4 inches at 96 pixels per inch
 }
 
 // sampleRate is the series' rate, or the mean rate of the block's timestamps.
