@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -114,11 +113,11 @@ func (c *config) fetch(ctx context.Context, u, key string) ([]byte, error) {
 		if !retry || attempt+1 >= c.retry.MaxAttempts || ctx.Err() != nil {
 			return b, err
 		}
-		d := c.backoff(attempt)
+		d := c.retry.Backoff(attempt)
 		if time.Since(start)+d > c.retry.MaxElapsed {
 			return b, err
 		}
-		if err := c.sleep(ctx, d); err != nil {
+		if err := c.retry.Wait(ctx, d); err != nil {
 			return nil, err
 		}
 	}
@@ -158,31 +157,6 @@ func (c *config) once(ctx context.Context, client *http.Client, u, key string) (
 		return nil, false, fmt.Errorf("GET %s: answer over %d bytes", source.Redact(u), maxResponse)
 	}
 	return b, false, nil
-}
-
-// backoff is the full-jitter wait before retry number attempt, as source's.
-func (c *config) backoff(attempt int) time.Duration {
-	d := c.retry.MaxDelay
-	if attempt < 32 {
-		if e := c.retry.BaseDelay << attempt; e > 0 && e < d {
-			d = e
-		}
-	}
-	return rand.N(d + 1)
-}
-
-func (c *config) sleep(ctx context.Context, d time.Duration) error {
-	if c.retry.Sleep != nil {
-		return c.retry.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // ClearCache forgets the API answers and listed assets this process keeps,

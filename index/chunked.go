@@ -81,7 +81,7 @@ func (d *dsIndex) chunkRefs(ctx context.Context, loc *hdf5.Locator, grid []int) 
 			}
 			d.refs[chunkKey(coords)] = []any{d.b.o.url, ch.Off, ch.Len}
 		}
-		if !next(coords, counts) {
+		if !selection.NextCoords(coords, counts) {
 			return true, nil
 		}
 	}
@@ -149,17 +149,6 @@ func chunkKey(coords []int) string {
 		b = fmt.Appendf(b, "%d", c)
 	}
 	return string(b)
-}
-
-// next advances coords through the grid of counts in C order.
-func next(coords, counts []int) bool {
-	for i := len(coords) - 1; i >= 0; i-- {
-		if coords[i]++; coords[i] < counts[i] {
-			return true
-		}
-		coords[i] = 0
-	}
-	return false
 }
 
 // readAll reads the n elements of a dataset as stored (C order, the file's

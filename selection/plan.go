@@ -212,3 +212,16 @@ func (p *Plan) chunk(k []int) *ChunkPlan {
 	}
 	return cp
 }
+
+// NextCoords advances coords through a grid of counts[i] positions along
+// each axis, in C order (the last axis fastest), and reports false, with
+// coords back at all zeros, after the last position.
+func NextCoords(coords, counts []int) bool {
+	for i := len(coords) - 1; i >= 0; i-- {
+		if coords[i]++; coords[i] < counts[i] {
+			return true
+		}
+		coords[i] = 0
+	}
+	return false
+}

@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+
+	"github.com/lindigo/lindi/selection"
+)
 
 // Sizer is implemented by a Locator that tells a chunk's stored size
 // without reading the chunk and without a request of its own for it: from
@@ -39,20 +43,8 @@ func StoredSize(ctx context.Context, c *Chunked) (int64, bool, error) {
 			return 0, false, err
 		}
 		total += n
-		if !next(coords, counts) {
+		if !selection.NextCoords(coords, counts) {
 			return total, true, nil
 		}
 	}
-}
-
-// next advances coords through the grid of counts in C order, reporting
-// false after the last.
-func next(coords, counts []int) bool {
-	for i := len(coords) - 1; i >= 0; i-- {
-		if coords[i]++; coords[i] < counts[i] {
-			return true
-		}
-		coords[i] = 0
-	}
-	return false
 }

@@ -46,15 +46,7 @@ type Array struct {
 // Read reads one .npy file from r, consuming r to its end: bytes after
 // the data are an error. Versions 1.0, 2.0 and 3.0 are accepted.
 func Read(r io.Reader) (*Array, error) {
-	header, err := readHeader(r)
-	if err != nil {
-		return nil, err
-	}
-	a, size, err := parseHeader(header)
-	if err != nil {
-		return nil, err
-	}
-	n, err := dataLen(a.Shape, size)
+	a, n, err := readArrayHeader(r)
 	if err != nil {
 		return nil, err
 	}
@@ -68,15 +60,7 @@ func Read(r io.Reader) (*Array, error) {
 // result aliases b (no copy), so a file mapped into memory is used in place.
 func Parse(b []byte) (*Array, error) {
 	r := bytes.NewReader(b)
-	header, err := readHeader(r)
-	if err != nil {
-		return nil, err
-	}
-	a, size, err := parseHeader(header)
-	if err != nil {
-		return nil, err
-	}
-	n, err := dataLen(a.Shape, size)
+	a, n, err := readArrayHeader(r)
 	if err != nil {
 		return nil, err
 	}
@@ -89,6 +73,24 @@ func Parse(b []byte) (*Array, error) {
 		a.Data = data[:n:n]
 	}
 	return a, nil
+}
+
+// readArrayHeader reads the preamble and header from r and returns the
+// array they describe, without its data, and the data's length in bytes.
+func readArrayHeader(r io.Reader) (*Array, int, error) {
+	header, err := readHeader(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	a, size, err := parseHeader(header)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := dataLen(a.Shape, size)
+	if err != nil {
+		return nil, 0, err
+	}
+	return a, n, nil
 }
 
 // readHeader reads the preamble and returns the header text.

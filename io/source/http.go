@@ -167,7 +167,7 @@ func (h *HTTP) retrying(ctx context.Context, try func(target string) answer) err
 		if !a.retry || ctx.Err() != nil {
 			return err
 		}
-		wait := r.backoff(attempt)
+		wait := r.Backoff(attempt)
 		if a.after > 0 {
 			wait = a.after
 		}
@@ -176,7 +176,7 @@ func (h *HTTP) retrying(ctx context.Context, try func(target string) answer) err
 		}
 		h.stats.retries.Add(1)
 		waited += wait
-		if err := r.sleep(ctx, wait); err != nil {
+		if err := r.Wait(ctx, wait); err != nil {
 			return err
 		}
 	}

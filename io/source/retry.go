@@ -47,8 +47,8 @@ func (r Retry) validate() error {
 	return nil
 }
 
-// backoff returns the full-jitter wait before retry number attempt (0-based).
-func (r Retry) backoff(attempt int) time.Duration {
+// Backoff returns the full-jitter wait before retry number attempt (0-based).
+func (r Retry) Backoff(attempt int) time.Duration {
 	d := r.MaxDelay
 	if attempt < 32 {
 		if e := r.BaseDelay << attempt; e > 0 && e < d {
@@ -58,7 +58,8 @@ func (r Retry) backoff(attempt int) time.Duration {
 	return rand.N(d + 1)
 }
 
-func (r Retry) sleep(ctx context.Context, d time.Duration) error {
+// Wait waits for d, with Sleep when set, or until ctx is done.
+func (r Retry) Wait(ctx context.Context, d time.Duration) error {
 	if r.Sleep != nil {
 		return r.Sleep(ctx, d)
 	}

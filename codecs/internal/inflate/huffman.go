@@ -6,9 +6,9 @@ import (
 )
 
 // Margins of the fast loop: input for one refill of the bit buffer, and
-// output for the literals of one refill (4 bytes, plus the spare byte a
-// literal entry writes), the longest match and the 8-byte word a copy may
-// write past its end.
+// output for the literals of one refill (three entries of up to two bytes,
+// each writing two), the longest match and the bytes a copy may write past
+// its end (a match of up to 16 bytes is copied as two words).
 const (
 	inMargin  = 8
 	outMargin = 8 + 258 + 16
