@@ -18,6 +18,17 @@ const dandiInst = "dandi://" + danditest.Instance + "/"
 
 // readSeries reads the fixture NWB file's ElectricalSeries data, which
 // every form of the file must give alike.
+// localSeries is readSeries of the bundled file the stand-in serves.
+func localSeries(t *testing.T) []float64 {
+	t.Helper()
+	local, err := h5.Open(context.Background(), "../testdata/nwb/tables.nwb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer local.Close()
+	return readSeries(t, local)
+}
+
 func readSeries(t *testing.T, f *h5.File) []float64 {
 	t.Helper()
 	ctx := context.Background()
@@ -36,12 +47,7 @@ func TestOpenDANDIAsset(t *testing.T) {
 	s := danditest.Standard(t)
 	s.Setenv(t, "")
 	ctx := context.Background()
-	local, err := h5.Open(ctx, "../testdata/nwb/tables.nwb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer local.Close()
-	want := readSeries(t, local)
+	want := localSeries(t)
 	id := s.AssetID(danditest.Public, "draft", danditest.Ecephys)
 	for _, name := range []string{
 		dandiInst + danditest.Public + "/" + danditest.Ecephys,
@@ -130,12 +136,7 @@ func TestOpenDANDIPrecomputed(t *testing.T) {
 	s.Setenv(t, "")
 	t.Setenv(dandi.PrecomputedEnv, s.PrecomputedURL())
 	ctx := context.Background()
-	local, err := h5.Open(ctx, "../testdata/nwb/tables.nwb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer local.Close()
-	want := readSeries(t, local)
+	want := localSeries(t)
 	for _, tc := range []struct {
 		path, format, warn string
 		opts               []source.Option
