@@ -221,7 +221,7 @@ func (rd *reader) produce(ctx context.Context, g *errgroup.Group, b batch) {
 // sendLocal sends the jobs whose bytes are at hand.
 func (rd *reader) sendLocal(ctx context.Context, local []job) error {
 	for _, j := range local {
-		if err := rd.send(ctx, j); err != nil {
+		if err := rd.jobs.push(ctx, j); err != nil {
 			return err
 		}
 	}
@@ -240,13 +240,8 @@ func (rd *reader) sendFetched(ctx context.Context, remote []job, ranges []fetch.
 	return f.Fetch(ctx, ranges, func(i int, data []byte) error {
 		j := remote[i]
 		j.raw = data
-		return rd.send(ctx, j)
+		return rd.jobs.push(ctx, j)
 	})
-}
-
-// send hands j to a decoder, unless the read ends first.
-func (rd *reader) send(ctx context.Context, j job) error {
-	return rd.jobs.push(ctx, j)
 }
 
 // decode is one decoder of the pool: it decodes jobs through the sink until

@@ -26,8 +26,8 @@ func corrupt(what string) error { return errors.New("inflate: " + what) }
 //
 // A primary literal/length entry holds two literals when the first code
 // leaves room in the table's bits for the whole of the next one and that one
-// is a literal too (pairLiterals): noisy samples are mostly literals, and one
-// lookup then writes two of them.
+// is a literal too (pairLiterals): blocks of noisy samples are mostly
+// literals, and one lookup then writes two of them.
 const (
 	flagBad = 1 << 12 // no code: invalid input
 	flagEOB = 1 << 13 // end of block
@@ -225,7 +225,7 @@ func pairLiterals(lit *[litTableSize]uint32, single *[1 << litBits]uint32) {
 // as its length says (2^-n), one lookup in two or more would give two
 // literals. Camera images with a few bits of noise pair well (about 0.7);
 // noisy int16 recordings, whose literals take 8 or 9 bits, do not (about
-// 0.2, where the paired loop is no faster than the plain one).
+// 0.2, too few pairs to win back the pairing).
 func pairsPay(lens []uint8) bool {
 	var mass [maxCode + 1]float64 // probability of a literal of each length
 	for _, n := range lens {
