@@ -256,7 +256,7 @@ func ExampleSelect() {
 	// 3 CA1 /general/extracellular_ephys/shank0
 }
 
-// Example_amend is the README's amendment example: a window of an
+// Example_amend is docs/nwb.md's amendment example: a window of an
 // ElectricalSeries, filtered, added as a new ElectricalSeries in
 // processing/ecephys of a .lindi.tar that refers to the source's chunks.
 func Example_amend() {
@@ -266,7 +266,7 @@ func Example_amend() {
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "amended.lindi.tar")
-	// From here, the README's lines.
+	// From here, the page's lines.
 	ctx := context.Background()
 	a, err := nwb.Amend(ctx, "testdata/amend/source.nwb", out) // any NWB source; out holds only what is new
 	if err != nil {
@@ -305,7 +305,7 @@ func Example_amend() {
 	if err := a.Close(); err != nil {
 		log.Fatal(err)
 	} // commits, atomically
-	// The README's lines end here.
+	// The page's lines end here.
 	f, err := nwb.Open(ctx, out)
 	if err != nil {
 		log.Fatal(err)

@@ -73,7 +73,7 @@ func TestHDMFZarrAsPynwb(t *testing.T) {
 			dump := readDump(t, name)
 			if name == "ophys_behavior" {
 				// pynwb reads this store's pixel_mask as hdmf-zarr's shape
-				// bug wrote it, [9, 3]; we undo the bug (README), and read
+				// bug wrote it, [9, 3]; we undo the bug (docs/formats.md), and read
 				// what pynwb reads from the export of the HDF5 file.
 				fixed := readDump(t, "ophys_behavior_exported")
 				for i, o := range dump.Objects {

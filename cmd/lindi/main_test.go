@@ -215,7 +215,7 @@ func TestCLIParity(t *testing.T) {
 		want     []string
 		unwanted []string
 	}{
-		// Attributes only with -a, as the README shows: an NWB tree has several
+		// Attributes only with -a, as docs/reading.md shows: an NWB tree has several
 		// per object, and a listing of the tree is for finding objects.
 		{"ls without attributes", []string{"ls", "-r", h5file}, []string{"/misc/i1", "contiguous"}, []string{"@"}},
 		{"ls -r -a", []string{"ls", "-r", "-a", h5file}, []string{"/misc/i1", "@rate = 30000.0", "@int_attr = 7"}, nil},

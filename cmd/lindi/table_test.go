@@ -47,7 +47,7 @@ func TestTableExpected(t *testing.T) {
 }
 
 // ourSpelling turns the output of Python's json and csv modules that gen.py
-// writes into lindi's number spelling (README, "Numbers"): in JSON the bare
+// writes into lindi's number spelling (docs/reading.md, "How numbers are printed"): in JSON the bare
 // NaN, Infinity and -Infinity tokens, which are not JSON, become strings; in
 // CSV a float cell is nan, inf or -inf as numpy prints it, and a cell of
 // JSON spells them as JSON does.
