@@ -14,7 +14,7 @@ import (
 func Example_readme() {
 	// From here, the page's lines.
 	ctx := context.Background()
-	f, err := h5.Open(ctx, "../testdata/conformance/fixture.lindi.json") // or .nwb/.h5, Zarr, http(s)://, s3://, dandi://
+	f, err := h5.Open(ctx, "../testdata/conformance/fixture.lindi.json") // or .nwb/.h5, a Zarr store, an http(s):// or s3:// URL
 	if err != nil {
 		log.Fatal(err)
 	}
