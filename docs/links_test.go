@@ -88,8 +88,8 @@ func TestRelativeLinks(t *testing.T) {
 	}
 }
 
-// hasHeading reports whether the Markdown file at path has a heading whose
-// anchor, as GitHub makes it, is fragment: lower case, spaces as hyphens,
+// hasHeading reports whether the Markdown file at path has a heading (outside
+// fenced code) whose anchor, as GitHub makes it, is fragment: lower case, spaces as hyphens,
 // punctuation other than hyphens and underscores dropped.
 func hasHeading(t *testing.T, path, fragment string) bool {
 	t.Helper()
@@ -97,9 +97,13 @@ func hasHeading(t *testing.T, path, fragment string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fenced := false
 	for line := range strings.Lines(string(b)) {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+		}
 		title, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " ")
-		if !ok || !strings.HasPrefix(line, "#") {
+		if fenced || !ok || !strings.HasPrefix(line, "#") {
 			continue
 		}
 		slug := strings.Map(func(r rune) rune {
