@@ -61,6 +61,8 @@ type options struct {
 	diskBytes   int64
 	diskOff     bool
 	replace     bool // WithReplace
+	root        *os.Root
+	localOnly   bool
 }
 
 // CacheDirEnv names the environment variable that turns the disk cache on
@@ -274,7 +276,7 @@ func newFile(name, base string, opts []Option) (*File, error) {
 		name: name, base: base, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
 		env: &driver.Env{
 			Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes,
-			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside,
+			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside && o.root == nil,
 		},
 	}
 	if o.concurrency > 0 {

@@ -2,8 +2,10 @@ package h5grove
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -235,21 +237,24 @@ func npyDescr(dt zarrmeta.DType) string {
 
 // writeNpy writes the array as a .npy file.
 func writeNpy(w http.ResponseWriter, a *h5.Array, shape []int) error {
+	var head bytes.Buffer
+	if _, err := npy.WriteHeader(&head, npyDescr(a.DType), false, shape); err != nil {
+		return err
+	}
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", `attachment; filename="data.npy"`)
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if _, err := npy.WriteHeader(bw, npyDescr(a.DType), false, shape); err != nil {
+	w.Header().Set("Content-Length", strconv.Itoa(head.Len()+len(a.Data)))
+	if _, err := w.Write(head.Bytes()); err != nil {
 		return err
 	}
-	if _, err := bw.Write(a.Data); err != nil {
-		return err
-	}
-	return bw.Flush()
+	_, err := w.Write(a.Data)
+	return err
 }
 
-// writeCSV writes a 1-D or 2-D array as numpy's savetxt does: one row a
-// line, values separated by commas, each as %.18e.
-func writeCSV(w http.ResponseWriter, a *h5.Array, shape []int) error {
+// writeCSV writes a 1-D or 2-D array as numpy's savetxt does, to out: one
+// row a line, values separated by commas, each as %.18e; w gets the
+// headers.
+func writeCSV(w http.ResponseWriter, out io.Writer, a *h5.Array, shape []int) error {
 	if len(shape) > 2 {
 		return fmt.Errorf("%w: Unsupported encoding csv for %d-D data: flatten it or select 1 or 2 dimensions", errQuery, len(shape))
 	}
@@ -262,7 +267,7 @@ func writeCSV(w http.ResponseWriter, a *h5.Array, shape []int) error {
 	}
 	w.Header().Set("Content-Type", "text/csv")
 	w.Header().Set("Content-Disposition", `attachment; filename="data.csv"`)
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(out, 64<<10)
 	var buf []byte
 	for i := range a.Len() {
 		buf = appendSavetxt(buf[:0], numberAt(a, i))

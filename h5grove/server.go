@@ -6,9 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/io/source"
 )
 
 // DefaultMaxBytes is the default limit on the elements one /data or /stats
@@ -19,7 +25,16 @@ const DefaultMaxBytes = 256 << 20
 type Server struct {
 	src      Source
 	maxBytes int64
-	origin   string
+	origins  []string // allowed cross-origin callers; "*" for any
+	hosts    []string // Host names accepted beside loopback's; "*" for any
+	remote   bool     // a Dir's files may refer to remote URLs
+	budget   *budget
+	wait     time.Duration
+	conns    int
+	idle     time.Duration
+	root     *os.Root // a Dir's directory, through which its files read
+	rootDir  string   // its path, symbolic links resolved
+	fileOpts []h5.Option
 	files    openFiles
 }
 
@@ -39,15 +54,51 @@ func WithMaxBytes(n int64) Option {
 	}
 }
 
-// WithAllowOrigin sets the Access-Control-Allow-Origin header sent with every
-// answer, so that an h5web page served from another origin may call the
-// server; "" sends none. The default is "*", as h5grove's example servers do.
-func WithAllowOrigin(origin string) Option {
+// WithAllowOrigin lets web pages of the given origins ("http://host:port",
+// as browsers send them in the Origin header; "*" for any) call the server:
+// their requests are answered with Access-Control-Allow-Origin. By default
+// none is: the h5web page the server sends itself is same-origin, and a
+// request from any other origin is refused with 403, so that a page the
+// user visits cannot read the served files.
+func WithAllowOrigin(origins ...string) Option {
 	return func(s *Server) error {
-		if strings.ContainsAny(origin, "\r\n") {
-			return fmt.Errorf("h5grove: allowed origin %q: holds a line break", origin)
+		for _, o := range origins {
+			if o == "" {
+				continue
+			}
+			if strings.ContainsAny(o, "\r\n ,") {
+				return fmt.Errorf("h5grove: allowed origin %q: holds a space, comma or line break", o)
+			}
+			s.origins = append(s.origins, strings.TrimSuffix(o, "/"))
 		}
-		s.origin = origin
+		return nil
+	}
+}
+
+// WithAllowHost adds host names that requests may carry in their Host
+// header ("*" for any). Without it the server answers only requests for a
+// loopback name (localhost, 127.0.0.1, [::1]) or the IP address the request
+// came to, and refuses others with 403: a page on a domain that resolves to
+// this machine's address (DNS rebinding) cannot read the files.
+func WithAllowHost(names ...string) Option {
+	return func(s *Server) error {
+		for _, h := range names {
+			if h == "" || strings.ContainsAny(h, "/@ \r\n") {
+				return fmt.Errorf("h5grove: allowed host %q: not a host name", h)
+			}
+			s.hosts = append(s.hosts, strings.ToLower(h))
+		}
+		return nil
+	}
+}
+
+// WithRemote lets the files of a Dir refer to remote URLs (LINDI refs,
+// external links), which the server then fetches. By default they are
+// refused: a file in the directory could otherwise make the server fetch
+// any URL, one on its own network included.
+func WithRemote() Option {
+	return func(s *Server) error {
+		s.remote = true
 		return nil
 	}
 }
@@ -55,36 +106,76 @@ func WithAllowOrigin(origin string) Option {
 // WithOpenOptions passes options to h5.Open for every file the server opens.
 func WithOpenOptions(opts ...h5.Option) Option {
 	return func(s *Server) error {
-		s.files.opts = append(s.files.opts, opts...)
+		s.fileOpts = append(s.fileOpts, opts...)
 		return nil
 	}
 }
 
-// New returns a Server of the files of src.
+// New returns a Server of the files of src. A Dir's directory is opened as
+// an os.Root (closed by Close) through which every file the served files
+// name is read: see the package documentation.
 func New(src Source, opts ...Option) (*Server, error) {
 	if src == nil {
 		return nil, errors.New("h5grove: no source of files")
 	}
-	s := &Server{src: src, maxBytes: DefaultMaxBytes, origin: "*"}
+	s := &Server{src: src, maxBytes: DefaultMaxBytes, wait: DefaultBudgetWait, conns: DefaultMaxConns, idle: DefaultIdleTimeout}
 	for _, o := range opts {
 		if err := o(s); err != nil {
+			return nil, err
+		}
+	}
+	if s.budget == nil {
+		s.budget = newBudget(max(DefaultBudget, 2*s.maxBytes))
+	}
+	s.files.opts = s.fileOpts
+	if d, ok := src.(Dir); ok {
+		if err := s.confine(d); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
 }
 
+// confine opens the directory of d as the root of every file the server
+// opens, and refuses remote names unless WithRemote allowed them.
+func (s *Server) confine(d Dir) error {
+	dir, err := d.resolved()
+	if err != nil {
+		return fmt.Errorf("h5grove: served directory %s: %w", string(d), err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("h5grove: served directory: %w", err)
+	}
+	s.root, s.rootDir = root, dir
+	s.files.opts = append(slices.Clip(s.files.opts), h5.WithRoot(root))
+	if !s.remote {
+		s.files.opts = append(s.files.opts, h5.WithLocalOnly())
+	}
+	return nil
+}
+
 // Close closes the files the server holds open. Requests still running keep
 // theirs until they finish.
 func (s *Server) Close() error {
 	s.files.close()
+	if s.root != nil {
+		// Open files keep their descriptors: a request still running
+		// reads on.
+		return s.root.Close()
+	}
 	return nil
 }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.origin != "" {
-		w.Header().Set("Access-Control-Allow-Origin", s.origin)
+	if !s.hostAllowed(r) {
+		writeError(w, http.StatusForbidden, fmt.Sprintf("host %q is not served here (lindi serve --allow-host names others)", r.Host))
+		return
+	}
+	if !s.originAllowed(w, r) {
+		writeError(w, http.StatusForbidden, "cross-origin requests are not allowed (lindi serve --allow-origin names the origins that may call)")
+		return
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
@@ -101,7 +192,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	route := strings.TrimSuffix(r.URL.Path, "/")
 	if route == "" {
-		s.root(w, r)
+		s.home(w, r)
 		return
 	}
 	if strings.HasPrefix(route, "/assets/") {
@@ -127,9 +218,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serve(w, r, h)
 }
 
-// root answers "/": "ok" for a client checking that the server is up, the
-// h5web page for a browser.
-func (s *Server) root(w http.ResponseWriter, r *http.Request) {
+// home answers "/": the h5web page for a browser; to another client (curl,
+// a script checking that the server is up) a line saying where to point a
+// browser.
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	if strings.Contains(r.Header.Get("Accept"), "text/html") {
 		s.page(w, r)
 		return
@@ -138,7 +230,7 @@ func (s *Server) root(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		return
 	}
-	fmt.Fprint(w, "ok")
+	fmt.Fprintf(w, "lindi serve: h5grove's API is up; open http://%s/ in a web browser to browse the files with h5web\n", r.Host)
 }
 
 // request is one API call: its query and the file it names, open.
@@ -147,18 +239,25 @@ type request struct {
 	loc  string // what the source located it at
 	f    *h5.File
 	q    queryArgs
+	head bool // a HEAD request: headers only
+	// hold reserves n bytes of the server's budget for the request, until
+	// it ends; it fails with errBusy when they are not free in time.
+	hold func(ctx context.Context, n int64) error
 }
 
 // serve opens the request's file and runs h on it; an error h returns
 // before writing becomes an error answer.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, h func(context.Context, http.ResponseWriter, *request) error) {
 	q := queryArgs(r.URL.Query())
-	req := &request{name: q.get("file"), q: q}
+	req := &request{name: q.get("file"), q: q, head: r.Method == http.MethodHead}
 	if !q.has("file") {
 		writeError(w, http.StatusUnprocessableEntity, "the file query argument is required")
 		return
 	}
 	loc, err := s.src.Locate(req.name)
+	if err == nil {
+		err = checkKind(loc, req.name)
+	}
 	if err != nil {
 		s.fail(w, req, err)
 		return
@@ -171,25 +270,76 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, h func(context.Co
 	}
 	defer release()
 	req.f = f
+	var held int64
+	defer func() { s.budget.release(held) }()
+	req.hold = func(ctx context.Context, n int64) error {
+		if err := s.budget.acquire(ctx, n, s.wait); err != nil {
+			return err
+		}
+		held += n
+		setWriteDeadline(w, n)
+		return nil
+	}
 	if err := h(r.Context(), w, req); err != nil {
 		s.fail(w, req, err)
 	}
 }
 
-// fail writes err as an error answer; its message names the file as the
-// request did, never where it was located.
+// fail writes err as an error answer. Its message names the file as the
+// request did and every other file by its path in the served directory:
+// never where the server found them.
 func (s *Server) fail(w http.ResponseWriter, req *request, err error) {
-	msg := err.Error()
-	if req.loc != "" && req.loc != req.name {
-		msg = strings.ReplaceAll(msg, req.loc, req.name)
-	}
-	if d, ok := s.src.(Dir); ok {
-		msg = strings.ReplaceAll(msg, string(d), "")
+	var msg string
+	switch {
+	case errors.Is(err, source.ErrBlocked):
+		// Say nothing of what was refused: not where it pointed, not
+		// whether it exists.
+		msg = fmt.Sprintf("%s refers to a file outside the served directory, to something that is not a regular file, or to a remote URL: not read", strconv.Quote(req.name))
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+		msg = err.Error()
+	default:
+		msg = s.served(err.Error(), req)
 	}
 	if errors.Is(err, ErrNoFile) {
 		msg = "File not found: " + msg // the phrase h5web looks for
 	}
 	writeError(w, statusOf(err), msg)
+}
+
+// served rewrites the local paths in msg as the client knows them: the
+// request's file by its name, files in the served directory relative to it.
+// Only whole absolute paths are rewritten, so no word of the message is
+// lost.
+func (s *Server) served(msg string, req *request) string {
+	if req.loc != "" && req.loc != req.name && filepath.IsAbs(req.loc) {
+		msg = replacePath(msg, req.loc, req.name)
+	}
+	if s.rootDir != "" && s.rootDir != string(filepath.Separator) {
+		msg = replacePath(msg, s.rootDir+string(filepath.Separator), "")
+	}
+	return msg
+}
+
+// replacePath replaces each occurrence of the absolute path p in msg that
+// begins a path (it follows no character a path could continue) by with.
+func replacePath(msg, p, with string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, p)
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		if i > 0 && !strings.ContainsRune(" \t\n\"'`(:=[,", rune(msg[i-1])) {
+			b.WriteString(msg[:i+1])
+			msg = msg[i+1:]
+			continue
+		}
+		b.WriteString(msg[:i])
+		b.WriteString(with)
+		msg = msg[i+len(p):]
+	}
 }
 
 // Errors of the API beside those of the Source.
@@ -199,11 +349,14 @@ var (
 	errLink     = errors.New("h5grove: cannot resolve link")
 	errKind     = errors.New("h5grove: wrong kind of entity")
 	errTooLarge = errors.New("h5grove: response too large")
+	errBusy     = errors.New("h5grove: the server is busy reading for other requests: try again")
 )
 
 func statusOf(err error) int {
 	switch {
-	case errors.Is(err, ErrForbidden):
+	case errors.Is(err, errBusy):
+		return http.StatusServiceUnavailable
+	case errors.Is(err, ErrForbidden), errors.Is(err, source.ErrBlocked):
 		return http.StatusForbidden
 	case errors.Is(err, ErrNoFile), errors.Is(err, errPath), errors.Is(err, errLink):
 		return http.StatusNotFound
@@ -219,6 +372,7 @@ func statusOf(err error) int {
 func writeError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Del("Content-Disposition")
+	w.Header().Del("Content-Length")
 	w.WriteHeader(status)
 	b, _ := json.Marshal(map[string]string{"message": msg})
 	w.Write(b)

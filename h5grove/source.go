@@ -44,7 +44,7 @@ func (d Dir) Locate(name string) (string, error) {
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%w: %q leaves the served directory", ErrForbidden, name)
 	}
-	root, err := filepath.EvalSymlinks(string(d))
+	root, err := d.resolved()
 	if err != nil {
 		return "", fmt.Errorf("%w: %q (the served directory cannot be read)", ErrNoFile, name)
 	}
@@ -63,6 +63,16 @@ func (d Dir) Locate(name string) (string, error) {
 		return "", fmt.Errorf("%w: %q", ErrNoFile, name)
 	}
 	return full, nil
+}
+
+// resolved is the directory as an absolute path, its symbolic links
+// resolved.
+func (d Dir) resolved() (string, error) {
+	abs, err := filepath.Abs(string(d))
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
 }
 
 // Files serves a fixed set of files: each name maps to the local path or URL

@@ -12,7 +12,8 @@ import (
 // stats answers /stats: minimum, maximum, mean and standard deviation of
 // the selected elements, and their smallest positive and non-negative
 // values, as h5grove computes them: NaN and infinities left out of float
-// data, integers (and booleans) reported as integers, truncated.
+// data, integers (and booleans) reported as integers, truncated. A HEAD
+// request reads nothing.
 func (s *Server) stats(ctx context.Context, w http.ResponseWriter, req *request) error {
 	sd, err := s.selectData(ctx, req, storedSize)
 	if err != nil {
@@ -21,6 +22,13 @@ func (s *Server) stats(ctx context.Context, w http.ResponseWriter, req *request)
 	dt := sd.d.DType()
 	if !isNumeric(dt) || dt.Kind == zarrmeta.KindComplex {
 		return fmt.Errorf("%w: no statistics of %s data", errQuery, dt)
+	}
+	if req.head {
+		w.Header().Set("Content-Type", "application/json")
+		return nil
+	}
+	if err := req.hold(ctx, sd.bytes); err != nil {
+		return err
 	}
 	a, err := sd.d.Read(ctx, sd.sel)
 	if err != nil {

@@ -25,6 +25,10 @@ const (
 	tagSampleFormat    = 339
 )
 
+// tiffHeadLen is the length of the header and IFD of the TIFF files
+// writeTIFF writes, before the pixels: ten entries.
+const tiffHeadLen = 8 + 2 + 10*12 + 4
+
 // writeTIFF writes a 2-D numeric array as a little-endian baseline TIFF
 // image of one uncompressed strip, one sample a pixel (black is zero), its
 // numbers as stored (SampleFormat says unsigned, signed or float), as
@@ -47,7 +51,7 @@ func writeTIFF(w http.ResponseWriter, a *h5.Array, shape []int) error {
 	}
 	const short, long = 3, 4
 	const entries = 10
-	dataAt := uint32(8 + 2 + entries*12 + 4)
+	dataAt := uint32(tiffHeadLen)
 	ifd := []entry{
 		{tagWidth, long, uint32(shape[1])},
 		{tagHeight, long, uint32(shape[0])},

@@ -2,18 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lindigo/lindi/h5grove"
 )
@@ -26,7 +24,11 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	port := fs.Int("port", 8888, "port to listen on (0: any free port)")
 	basedir := fs.String("basedir", "", "serve every file under this directory, found when asked for")
 	maxBytes := fs.Int64("max-bytes", h5grove.DefaultMaxBytes, "largest read one request may make, in bytes")
-	origin := fs.String("allow-origin", "*", `Access-Control-Allow-Origin of every answer ("" for none)`)
+	budget := fs.Int64("max-memory", h5grove.DefaultBudget, "bytes the reads of all requests may hold at once (at least twice --max-bytes); more wait, then get 503")
+	conns := fs.Int("max-conns", h5grove.DefaultMaxConns, "connections held open at once")
+	origins := fs.String("allow-origin", "", `comma-separated origins of web pages that may call the server ("http://host:port", "*" for any); none by default`)
+	hosts := fs.String("allow-host", "", "comma-separated host names requests may name besides loopback's and the address served (\"*\" for any)")
+	remote := fs.Bool("allow-remote", false, "let files under --basedir refer to remote URLs, which the server then fetches")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -37,8 +39,8 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if *port < 0 || *port > 65535 {
 		return usagef("--port %d is not a port", *port)
 	}
-	if *maxBytes <= 0 {
-		return usagef("--max-bytes must be positive")
+	if *maxBytes <= 0 || *budget < 2**maxBytes || *conns <= 0 {
+		return usagef("--max-bytes and --max-conns must be positive, --max-memory at least twice --max-bytes")
 	}
 	var src h5grove.Source = h5grove.Dir(*basedir)
 	if len(pos) > 0 {
@@ -46,7 +48,14 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 			return err
 		}
 	}
-	srv, err := h5grove.New(src, h5grove.WithMaxBytes(*maxBytes), h5grove.WithAllowOrigin(*origin))
+	opts := []h5grove.Option{
+		h5grove.WithMaxBytes(*maxBytes), h5grove.WithBudget(*budget, h5grove.DefaultBudgetWait),
+		h5grove.WithMaxConns(*conns), h5grove.WithAllowOrigin(list(*origins)...), h5grove.WithAllowHost(list(*hosts)...),
+	}
+	if *remote {
+		opts = append(opts, h5grove.WithRemote())
+	}
+	srv, err := h5grove.New(src, opts...)
 	if err != nil {
 		return err
 	}
@@ -55,24 +64,39 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "lindi: serving h5grove's API and h5web at http://%s/\n", ln.Addr())
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
+	printURLs(stderr, ln.Addr().String(), src)
+	return srv.Serve(ctx, ln)
+}
+
+// list splits a comma-separated flag value.
+func list(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
 	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shut); err != nil {
-		return err
+	return out
+}
+
+// printURLs says where a browser opens what is served: each named file's
+// page, or the directory's list.
+func printURLs(w io.Writer, addr string, src h5grove.Source) {
+	base := "http://" + addr + "/"
+	files, ok := src.(h5grove.Files)
+	if !ok {
+		fmt.Fprintf(w, "lindi: serving %s with h5grove's API; open it in a web browser:\n  %s\n", string(src.(h5grove.Dir)), base)
+		return
 	}
-	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	fmt.Fprintf(w, "lindi: serving with h5grove's API; open in a web browser:\n")
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
 	}
-	return nil
+	slices.Sort(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %s?file=%s\n", base, url.QueryEscape(name))
+	}
 }
 
 // namedFiles names each file by its last path segment; two of one name are

@@ -79,6 +79,20 @@ func TestServe(t *testing.T) {
 			base = addr.FindString(stderr.String())
 		}
 	}
+	for _, page := range []string{base + "?file=tables.nwb\n", base + "?file=fixture.zarr\n"} {
+		if !strings.Contains(stderr.String(), page) {
+			t.Errorf("serve does not print %q: %s", page, stderr.String())
+		}
+	}
+	res, err := http.Get(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(b), "open "+base+" in a web browser") {
+		t.Errorf("/ without a browser: %q", b)
+	}
 	for _, q := range []string{"meta?file=tables.nwb&path=/units", "data?file=fixture.zarr&path=/u2_3d&selection=0,0,0:3"} {
 		res, err := http.Get(base + q)
 		if err != nil {

@@ -44,7 +44,10 @@ func open(ctx context.Context, name string, c *config) (Source, error) {
 func openRaw(name string, c *config) (Source, error) {
 	scheme, ok := Scheme(name)
 	if !ok {
-		return OpenFile(name)
+		return openLocal(name, c)
+	}
+	if c.localOnly && IsURL(name) {
+		return nil, fmt.Errorf("%w: %s: remote sources are turned off", ErrBlocked, Redact(name))
 	}
 	switch scheme {
 	case "http", "https":
@@ -62,8 +65,23 @@ func openRaw(name string, c *config) (Source, error) {
 		if u.Opaque != "" || !strings.HasPrefix(u.Path, "/") {
 			return nil, fmt.Errorf("source: %s: file URL without an absolute path", name)
 		}
-		return OpenFile(filepath.FromSlash(u.Path))
+		return openLocal(filepath.FromSlash(u.Path), c)
 	default:
 		return nil, fmt.Errorf("%w: %s %q", ErrScheme, Redact(name), scheme)
 	}
+}
+
+// openLocal opens a local file, through the root of c if it has one.
+func openLocal(path string, c *config) (Source, error) {
+	var f *File
+	var err error
+	if c.root != nil {
+		f, err = openRooted(c.root, path)
+	} else {
+		f, err = OpenFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }

@@ -43,6 +43,9 @@ type config struct {
 	// precomputed and warn configure Locate (WithPrecomputed, WithWarn).
 	precomputed string
 	warn        func(string)
+	// root and localOnly confine sources (WithRoot, WithLocalOnly).
+	root      *rooted
+	localOnly bool
 }
 
 func newConfig(opts []Option) (*config, error) {

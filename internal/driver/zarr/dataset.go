@@ -10,7 +10,6 @@ import (
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/internal/engine"
-	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
 	"github.com/lindigo/lindi/zarrmeta"
 )
@@ -177,7 +176,7 @@ func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, er
 	if l.t.dir && !store.IsURL(v.URL) && v.Len >= 0 {
 		// One file per chunk: open it for the read alone, so that a store
 		// of many thousand chunks does not hold as many descriptors.
-		return engine.Chunk{Src: source.PerRead(v.URL), Off: v.Off, Len: v.Len}, nil
+		return engine.Chunk{Src: l.t.env.Pool.PerRead(v.URL), Off: v.Off, Len: v.Len}, nil
 	}
 	src, err := l.t.env.Pool.Open(ctx, v.URL)
 	if err != nil {

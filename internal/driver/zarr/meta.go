@@ -22,7 +22,7 @@ func ReadMeta(ctx context.Context, env *driver.Env, name string) ([]byte, error)
 // alone (a Zarr directory holds one per group and array); a URL goes through
 // the file's source pool.
 func readMeta(ctx context.Context, env *driver.Env, name string, off, n int64) ([]byte, error) {
-	var src source.Source = source.PerRead(name)
+	src := env.Pool.PerRead(name)
 	if store.IsURL(name) {
 		var err error
 		if src, err = env.Pool.Open(ctx, name); err != nil {

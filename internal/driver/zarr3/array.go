@@ -363,7 +363,7 @@ func (t *tree) object(ctx context.Context, key string, withSize bool) (source.So
 		return nil, 0, err
 	}
 	if t.dir {
-		return source.PerRead(v.URL), v.Len, nil
+		return t.env.Pool.PerRead(v.URL), v.Len, nil
 	}
 	src, err := t.env.Pool.Open(ctx, v.URL)
 	if err != nil {

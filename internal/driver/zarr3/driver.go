@@ -87,7 +87,7 @@ func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) 
 		}
 		t.st, t.dir, t.root = st, true, st.Name()
 		doc, err = t.meta(ctx, metaName)
-		refs = func() (*store.LINDI, error) { return readRefsDir(env, in.Name) }
+		refs = func() (*store.LINDI, error) { return readRefsDir(ctx, env, in.Name) }
 	} else {
 		base := strings.TrimRight(in.Name, "/")
 		base = strings.TrimSuffix(base, "/"+metaName)

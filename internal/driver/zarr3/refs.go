@@ -39,23 +39,14 @@ func openRefs(ctx context.Context, env *driver.Env, st *store.LINDI) (*driver.Gr
 
 // readRefsDir reads the refs.json of the zarrshadow directory at dir (a
 // local path); absent gives an error wrapping store.ErrNotFound.
-func readRefsDir(env *driver.Env, dir string) (*store.LINDI, error) {
+func readRefsDir(ctx context.Context, env *driver.Env, dir string) (*store.LINDI, error) {
 	name := filepath.Join(dir, refsName)
-	f, err := os.Open(name)
+	b, err := readAll(ctx, env.Pool.PerRead(name), env.MetadataLimit())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, name)
 	}
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	limit := env.MetadataLimit()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: %w: more than the metadata limit of %d bytes (h5.WithMaxMetadataBytes)", name, driver.ErrFormat, limit)
 	}
 	return store.ParseLINDI(name, b)
 }

@@ -48,11 +48,7 @@ func (t *tree) meta(ctx context.Context, key string) ([]byte, error) {
 		if v.Len > limit {
 			return nil, fmt.Errorf("%s: %w: %d bytes is more than the metadata limit of %d (h5.WithMaxMetadataBytes)", v.URL, driver.ErrFormat, v.Len, limit)
 		}
-		b, err := os.ReadFile(v.URL)
-		if err != nil {
-			return nil, err
-		}
-		return b, nil
+		return readAll(ctx, t.env.Pool.PerRead(v.URL), limit)
 	}
 	src, err := t.env.Pool.Open(ctx, v.URL)
 	if err != nil {
