@@ -260,26 +260,8 @@ func streamable(dt zarrmeta.DType, safe bool) bool {
 func streamBin(ctx context.Context, w http.ResponseWriter, sd *selected) error {
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Length", strconv.FormatInt(sd.bytes, 10))
-	cw := &countWriter{w: w}
-	_, err := sd.d.ReadTo(ctx, sd.sel, cw)
-	if err != nil && cw.n > 0 {
-		// The answer has begun, so no error answer can follow: abort the
-		// connection, net/http's way (as httputil.ReverseProxy does), so that
-		// the client sees a broken answer rather than a short one.
-		panic(http.ErrAbortHandler)
-	}
+	_, err := sd.d.ReadTo(ctx, sd.sel, w)
 	return err
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // writeBin writes the elements' bytes, swapped back to big-endian order

@@ -280,10 +280,36 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, h func(context.Co
 		setWriteDeadline(w, n)
 		return nil
 	}
-	if err := h(r.Context(), w, req); err != nil {
+	tw := &trackWriter{ResponseWriter: w}
+	if err := h(r.Context(), tw, req); err != nil {
+		if tw.wrote {
+			// The answer has begun, so no error answer can follow: abort
+			// the connection, net/http's way, so that the client sees a
+			// broken answer rather than a short one.
+			panic(http.ErrAbortHandler)
+		}
 		s.fail(w, req, err)
 	}
 }
+
+// trackWriter records whether the answer has begun.
+type trackWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackWriter) WriteHeader(code int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *trackWriter) Write(p []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(p)
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (t *trackWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
 // fail writes err as an error answer. Its message names the file as the
 // request did and every other file by its path in the served directory:

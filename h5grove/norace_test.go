@@ -1,0 +1,5 @@
+//go:build !race
+
+package h5grove
+
+const raceEnabled = false
