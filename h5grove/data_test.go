@@ -219,3 +219,21 @@ func nullsForNonFinite(v []float64) []float64 {
 	}
 	return out
 }
+
+// TestContentLength: every /data answer carries its length, as h5grove's
+// do, and HEAD gives the same for the formats that know it first.
+func TestContentLength(t *testing.T) {
+	ts := serve(t, Dir(conformance))
+	for _, format := range []string{"json", "bin", "npy", "csv", "tiff"} {
+		for _, file := range []string{"fixture.h5", "fixture.lindi.json"} {
+			q := "/data?file=" + file + "&path=/misc/f4_2d_edge&format=" + format
+			a := do(t, "GET", ts.URL, q)
+			if a.status != 200 || a.header.Get("Content-Length") != fmt.Sprint(len(a.body)) {
+				t.Errorf("%s: %d, Content-Length %q for %d bytes", q, a.status, a.header.Get("Content-Length"), len(a.body))
+			}
+			if h := do(t, "HEAD", ts.URL, q).header.Get("Content-Length"); format != "json" && format != "csv" && h != fmt.Sprint(len(a.body)) {
+				t.Errorf("HEAD %s: Content-Length %q, GET sent %d bytes", q, h, len(a.body))
+			}
+		}
+	}
+}

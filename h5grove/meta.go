@@ -65,6 +65,8 @@ func metadata(ctx context.Context, req *request, e entity, children bool) (map[s
 			kids = append(kids, cm)
 		}
 		m["children"] = kids
+	case *h5.Datatype:
+		m["kind"], m["attributes"], m["type"] = "datatype", attrsMeta(o.Attrs()), namedTypeMeta(o)
 	case *h5.Dataset:
 		m["kind"], m["attributes"] = "dataset", attrsMeta(o.Attrs())
 		m["shape"], m["type"], m["chunks"], m["filters"] = o.Shape(), datasetTypeMeta(ctx, o), o.Chunks(), filtersOf(o)

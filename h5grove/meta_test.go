@@ -1,7 +1,9 @@
 package h5grove
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -171,5 +173,40 @@ func TestLinks(t *testing.T) {
 	m := get(t, serve(t, Dir(conformance)), "/meta", "file", "fixture.h5", "path", "/misc/soft_link_to_data", "resolve_links", "none").ok(t, "soft link").(map[string]any)
 	if m["kind"] != "soft_link" || m["target_path"] != "/acquisition/ElectricalSeries/data" {
 		t.Errorf("soft link, resolve_links=none: %v", m)
+	}
+}
+
+// TestMetaAsH5grove: /meta of committed datatypes and of compounds with
+// array members gives what h5grove's own server gives for them: its tests
+// (src/tests/base_test.py, test_meta_on_datatype and
+// test_meta_on_compound_dataset_with_advanced_types) and get_type_metadata
+// (utils.py), applied to the types h5py wrote into testdata/corners.
+func TestMetaAsH5grove(t *testing.T) {
+	ts := serve(t, Dir("../testdata/corners"))
+	i8 := `{"class":0,"dtype":"<i8","order":0,"sign":1,"size":8}`
+	for _, c := range []struct{ file, path, want string }{
+		{"committed.h5", "/IntType", `{"attributes":[{"name":"about","shape":[],"type":{"class":3,"cset":1,"dtype":"|O","size":8,"strpad":0,"vlen":true}}],"kind":"datatype","name":"IntType","type":` + i8 + `}`},
+		{"committed.h5", "/EnumType", `{"attributes":[],"kind":"datatype","name":"EnumType","type":{"base":{"class":0,"dtype":"|u1","order":0,"sign":0,"size":1},"class":8,"dtype":"|u1","members":{"BLUE":2,"GREEN":1,"RED":0},"size":1}}`},
+		{"committed.h5", "/types/StrType", `{"attributes":[],"kind":"datatype","name":"StrType","type":{"class":3,"cset":0,"dtype":"|S4","size":4,"strpad":1,"vlen":false}}`},
+		{"committed.h5", "/CompoundType", `{"attributes":[],"kind":"datatype","name":"CompoundType","type":{"class":6,"dtype":{"major":"<i4","minor":"<i4"},"members":[{"class":0,"dtype":"<i4","name":"major","order":0,"sign":1,"size":4},{"class":0,"dtype":"<i4","name":"minor","order":0,"sign":1,"size":4}],"size":8}}`},
+	} {
+		got := get(t, ts, "/meta", "file", c.file, "path", c.path).ok(t, c.path)
+		var want any
+		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			g, _ := json.Marshal(got)
+			t.Errorf("%s %s:\n got %s\nwant %s", c.file, c.path, g, c.want)
+		}
+	}
+	m := get(t, ts, "/meta", "file", "arrayfields.h5", "path", "/numbers").ok(t, "numbers").(map[string]any)
+	want := `{"class":6,"dtype":{"v":"|V24","w":"|V16"},"members":[{"base":{"class":0,"dtype":"<i4","order":0,"sign":1,"size":4},"class":10,"dims":[2,3],"dtype":"|V24","name":"v","size":24},{"base":{"class":1,"dtype":"<f8","order":0,"size":8},"class":10,"dims":[2],"dtype":"|V16","name":"w","size":16}],"size":40}`
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m["type"], w) {
+		t.Errorf("a compound of arrays:\n got %v\nwant %s", m["type"], want)
 	}
 }

@@ -18,6 +18,7 @@ const (
 	classCompound  = 6
 	classReference = 7
 	classEnum      = 8
+	classArray     = 10
 )
 
 // typeMeta describes a dtype as h5grove's typeMetadata does (h5py's TypeID:
@@ -58,7 +59,9 @@ func typeMeta(dt zarrmeta.DType) map[string]any {
 		for i, f := range dt.Fields {
 			fm := typeMeta(f.DType)
 			if len(f.Shape) > 0 {
-				fm = map[string]any{"class": 10, "dtype": dtypeName(f.DType), "size": f.DType.Size * f.Count(), "dims": f.Shape, "base": fm}
+				// numpy's dtype of a subarray, (base, dims), is a void.
+				size := f.DType.Size * f.Count()
+				fm = map[string]any{"class": classArray, "dtype": fmt.Sprintf("|V%d", size), "size": size, "dims": f.Shape, "base": fm}
 			}
 			fm["name"] = f.Name
 			members[i] = fm
@@ -108,8 +111,21 @@ func dtypeName(dt zarrmeta.DType) any {
 	fields := make(map[string]any, len(dt.Fields))
 	for _, f := range dt.Fields {
 		fields[f.Name] = dtypeName(f.DType)
+		if len(f.Shape) > 0 {
+			fields[f.Name] = fmt.Sprintf("|V%d", f.DType.Size*f.Count())
+		}
 	}
 	return fields
+}
+
+// namedTypeMeta describes a committed datatype's type as h5grove does
+// (h5py's TypeID of the h5py.Datatype), its enum members included.
+func namedTypeMeta(t *h5.Datatype) map[string]any {
+	dt := t.DType()
+	if enum := t.Enum(); enum != nil && dt.Kind != zarrmeta.KindBool {
+		return map[string]any{"class": classEnum, "dtype": dtypeName(dt), "size": dt.Size, "members": enum, "base": typeMeta(dt)}
+	}
+	return typeMeta(dt)
 }
 
 // valueTypeMeta describes the type of an attribute value as h5 gives it.
