@@ -351,22 +351,26 @@ func (s *Server) served(msg string, req *request) string {
 // begins a path (it follows no character a path could continue) by with.
 func replacePath(msg, p, with string) string {
 	var b strings.Builder
-	for {
-		i := strings.Index(msg, p)
+	done := 0 // msg[:done] is written
+	for from := 0; ; {
+		i := strings.Index(msg[from:], p)
 		if i < 0 {
-			b.WriteString(msg)
+			b.WriteString(msg[done:])
 			return b.String()
 		}
-		if i > 0 && !strings.ContainsRune(" \t\n\"'`(:=[,", rune(msg[i-1])) {
-			b.WriteString(msg[:i+1])
-			msg = msg[i+1:]
+		i += from
+		if i > 0 && !strings.ContainsRune(pathStarts, rune(msg[i-1])) {
+			from = i + 1
 			continue
 		}
-		b.WriteString(msg[:i])
+		b.WriteString(msg[done:i])
 		b.WriteString(with)
-		msg = msg[i+len(p):]
+		done, from = i+len(p), i+len(p)
 	}
 }
+
+// pathStarts are the characters after which a path in a message begins.
+const pathStarts = " \t\n\"'`(:=[,"
 
 // Errors of the API beside those of the Source.
 var (
