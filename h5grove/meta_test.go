@@ -3,6 +3,7 @@ package h5grove
 import (
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
@@ -208,5 +209,24 @@ func TestMetaAsH5grove(t *testing.T) {
 	}
 	if !reflect.DeepEqual(m["type"], w) {
 		t.Errorf("a compound of arrays:\n got %v\nwant %s", m["type"], want)
+	}
+	parity := serve(t, Dir("../testdata/parity"))
+	for _, c := range []struct {
+		ts         *httptest.Server
+		file, path string
+		want       string
+	}{
+		{ts, "opaque.h5", "/dt_ns", `{"class":5,"dtype":"<M8[ns]","size":8,"tag":"NUMPY:<M8[ns]"}`},
+		{parity, "features.h5", "/regions", `{"class":7,"dtype":"|O","size":12}`},
+		{parity, "features.h5", "/complex64", `{"class":6,"dtype":"<c8","members":[{"class":1,"dtype":"<f4","name":"r","order":0,"size":4},{"class":1,"dtype":"<f4","name":"i","order":0,"size":4}],"size":8}`},
+	} {
+		m := get(t, c.ts, "/meta", "file", c.file, "path", c.path).ok(t, c.path).(map[string]any)
+		var w any
+		if err := json.Unmarshal([]byte(c.want), &w); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m["type"], w) {
+			t.Errorf("%s %s:\n got %v\nwant %s", c.file, c.path, m["type"], c.want)
+		}
 	}
 }

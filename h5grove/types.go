@@ -12,7 +12,6 @@ import (
 const (
 	classInteger   = 0
 	classFloat     = 1
-	classTime      = 2
 	classString    = 3
 	classOpaque    = 5
 	classCompound  = 6
@@ -53,7 +52,9 @@ func typeMeta(dt zarrmeta.DType) map[string]any {
 	case zarrmeta.KindReference:
 		m["class"] = classReference
 	case zarrmeta.KindDatetime, zarrmeta.KindTimedelta:
-		m["class"] = classTime
+		// h5py stores numpy's datetime64 and timedelta64 as opaque
+		// types tagged with the dtype.
+		m["class"], m["tag"] = classOpaque, "NUMPY:"+dt.String()
 	case zarrmeta.KindStruct:
 		members := make([]any, len(dt.Fields))
 		for i, f := range dt.Fields {
@@ -82,7 +83,11 @@ func datasetTypeMeta(ctx context.Context, d *h5.Dataset) map[string]any {
 	}
 	if dt.Kind == zarrmeta.KindObject {
 		if k, err := d.RefKind(ctx); err == nil && k != h5.NoRef {
-			return map[string]any{"class": classReference, "dtype": "|O", "size": dt.Size}
+			size := dt.Size
+			if k == h5.RegionRef {
+				size = 12 // HDF5's hdset_reg_ref_t, as h5py's TypeID says
+			}
+			return map[string]any{"class": classReference, "dtype": "|O", "size": size}
 		}
 	}
 	m := typeMeta(dt)
