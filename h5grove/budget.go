@@ -31,8 +31,10 @@ const (
 // WithBudget bounds the memory the reads of all requests hold at once at n
 // bytes (what /data and /stats read, and the answers they buffer): a
 // request whose share does not fit waits up to wait for others to finish,
-// then is answered 503 with a Retry-After header. n must be at least the
-// WithMaxBytes limit; wait must not be negative.
+// then is answered 503 with a Retry-After header; one whose share is more
+// than n is refused with 413. n must be positive (at least twice
+// WithMaxBytes lets every request the limit allows through); wait must not
+// be negative.
 func WithBudget(n int64, wait time.Duration) Option {
 	return func(s *Server) error {
 		if n <= 0 || wait < 0 {

@@ -155,8 +155,9 @@ func (s *Server) confine(d Dir) error {
 	return nil
 }
 
-// Close closes the files the server holds open. Requests still running keep
-// theirs until they finish.
+// Close closes the files the server holds open, and a Dir's root. Requests
+// still running keep their open files until they finish, but what they
+// would open anew through the root fails.
 func (s *Server) Close() error {
 	s.files.close()
 	if s.root != nil {
