@@ -8,11 +8,20 @@
 //
 // Open picks the source for a name: http:// and https:// URLs, file: URLs,
 // a name without a scheme is a local path, and any other scheme is refused
-// (see Scheme). DANDI Archive API URLs are resolved by default to the
-// presigned S3 URLs they redirect to, with the API key from the environment
-// sent over https to DANDI API hosts only (see DANDI). A Policy
-// (WithPolicy) restricts the hosts and addresses requests may reach, for
-// services that open untrusted documents.
+// (see Scheme). Locate asks the registered Locators where an address that
+// is not a URL (a DANDI asset's) has its bytes; a Location may carry a
+// resolver (WithResolver) mapping an API URL to the presigned URL it
+// redirects to. A Policy (WithPolicy) restricts the hosts and addresses
+// requests may reach, for services that open untrusted documents.
+//
+// # Waits and retries
+//
+// Every remote wait is bounded by one timeout T (TimeoutEnv, WithTimeout;
+// DefaultTimeout 20 s): connecting, an answer's headers and each gap in its
+// body; a request lasts at most RequestTimeout(T). Failures that may pass
+// (a timeout, a cut connection, 408, 429, 5xx) are retried by one loop,
+// Retry.Do, that the DANDI client shares: backoff with jitter, Retry-After
+// honoured, capped in attempts and in total time.
 //
 // # Connections
 //

@@ -117,7 +117,7 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 		return readWhole(*w, p, off)
 	}
 	got := 0
-	err := h.retrying(ctx, func(target string) answer {
+	err := h.retrying(ctx, len(p), func(ctx context.Context, target string) answer {
 		q, at := p[got:], off+int64(got)
 		a := h.attempt(ctx, len(q), func(actx context.Context, progress func()) (int, answer) {
 			return h.exchange(actx, target, q, at, progress)
@@ -128,59 +128,61 @@ func (h *HTTP) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
 	return got, err
 }
 
-// retrying calls try, one attempt against the resolved URL per call, until
-// an attempt succeeds or ends the read (io.EOF, an error not retried, the
-// Retry policy exhausted, ctx done). It resolves the URL before each
-// attempt, resolves it anew once on a 403 to a resolved URL (a presigned URL
-// expired early or revoked) and once on S3's 301 (another region). try
-// keeps what the attempts got: a retry resumes where the last one stopped.
-func (h *HTTP) retrying(ctx context.Context, try func(target string) answer) error {
+// retrying calls try, one attempt against the resolved URL per call, under
+// the Retry policy's loop (Retry.Do), until an attempt succeeds or ends the
+// read (io.EOF, an error not retried, the policy exhausted, ctx done). It
+// resolves the URL before each attempt, resolves it anew once on a 403 to a
+// resolved URL (a presigned URL expired early or revoked) and once on S3's
+// 301 (another region). try keeps what the attempts got: a retry resumes
+// where the last one stopped. want is the size of the read: the policy's
+// time cap grows by a second per MiB, as one request's does.
+func (h *HTTP) retrying(ctx context.Context, want int, try func(ctx context.Context, target string) answer) error {
 	r := h.cfg.retry
-	start := time.Now()
-	var waited time.Duration // differs from the time spent when Sleep is faked
-	renewed := false
-	for attempt := 0; ; attempt++ {
+	r.MaxElapsed += perMiB(want)
+	// Connections opened ahead live as long as the read, not the attempt.
+	ctx = withWarm(ctx, h.cfg.warm)
+	renewed, again := false, false
+	var eof error
+	err := r.Do(ctx, func(ctx context.Context, attempt int) Outcome {
+		if attempt > 0 && !again {
+			h.stats.retries.Add(1)
+		}
+		again = false
 		target, err := h.res.get(ctx)
 		var a answer
 		if err == nil {
-			a = try(target)
-			err = a.err
+			a = try(ctx, target)
 		} else {
 			a = classify(err, ctx)
 		}
-		if err == nil || a.eof {
-			return err
-		}
-		if a.status == http.StatusForbidden && !renewed && target != "" && target != h.url {
+		o := Outcome{Err: a.err, Retry: a.retry, After: a.after, Status: a.status}
+		switch {
+		case a.err == nil:
+		case a.eof:
+			eof, o.Err, o.Retry = a.err, nil, false
+		case a.status == http.StatusForbidden && !renewed && target != "" && target != h.url:
 			// A presigned URL expired early or was revoked: resolve again, once.
 			renewed = true
 			h.res.invalidate(target)
-			continue
-		}
-		if a.status == http.StatusMovedPermanently && h.s3 != nil && !renewed {
+			o.Retry, o.Now, again = true, true, true
+		case a.status == http.StatusMovedPermanently && h.s3 != nil && !renewed:
 			// S3 says the bucket is in another region: ask it which, once.
 			renewed = true
 			h.s3.moved()
 			h.res.invalidate(target)
-			continue
+			o.Retry, o.Now, again = true, true, true
 		}
-		if !a.retry || ctx.Err() != nil {
-			return err
-		}
-		wait := r.Backoff(attempt)
-		if a.after > 0 {
-			wait = a.after
-		}
-		if attempt+1 >= r.MaxAttempts || max(time.Since(start), waited)+wait > r.MaxElapsed {
-			return fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
-		}
-		h.stats.retries.Add(1)
-		waited += wait
-		if err := r.Wait(ctx, wait); err != nil {
-			return err
-		}
+		return o
+	})
+	if err == nil {
+		return eof
 	}
+	return err
 }
+
+// perMiB is one second per MiB of n: the time large reads get beyond the
+// timeouts, a floor of 1 MiB/s.
+func perMiB(n int) time.Duration { return time.Duration(n>>20) * time.Second }
 
 // answer is the outcome of one attempt.
 type answer struct {
@@ -237,29 +239,20 @@ func retryableStatus(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
 }
 
-// attempt makes one request with ex, for want bytes, under the request
-// timeout and the stall watchdog (ex calls progress on each piece of data).
+// attempt makes one request with ex, for want bytes, under the timeouts
+// (ex calls progress on each piece of data).
 func (h *HTTP) attempt(ctx context.Context, want int, ex func(ctx context.Context, progress func()) (int, answer)) answer {
-	// Large reads get one more second per MiB: a floor of 1 MiB/s.
-	actx, cancel := context.WithTimeout(withWarm(ctx, h.cfg.warm), h.cfg.timeout+time.Duration(want>>20)*time.Second)
-	defer cancel()
-	var stalled atomic.Bool
-	watchdog := time.AfterFunc(h.cfg.stall, func() { stalled.Store(true); cancel() })
-	defer watchdog.Stop()
-
+	w := startWatch(ctx, h.cfg.timeout, RequestTimeout(h.cfg.timeout)+perMiB(want))
+	defer w.stop()
 	t0 := time.Now()
-	n, a := ex(actx, func() { watchdog.Reset(h.cfg.stall) })
+	n, a := ex(w.ctx, w.progress)
 	h.stats.add(1, int64(n+a.body), time.Since(t0))
 	a.n = n
 	if a.err != nil && ctx.Err() != nil {
-		return answer{n: n, err: ctx.Err()}
+		return answer{n: n, err: fmt.Errorf("source: %s: %w", h.name, context.Cause(ctx))}
 	}
-	if a.err != nil && actx.Err() != nil {
-		why := "timed out"
-		if stalled.Load() {
-			why = fmt.Sprintf("stalled (no data for %v)", h.cfg.stall)
-		}
-		return answer{n: n, retry: true, err: fmt.Errorf("%w (request %s)", a.err, why)}
+	if c := w.cause(ctx); a.err != nil && c != nil {
+		return answer{n: n, retry: true, err: fmt.Errorf("source: %s: %w", h.name, c)}
 	}
 	return a
 }

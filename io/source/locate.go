@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sync"
+	"time"
 )
 
 // A Locator maps an address that names an object by something other than
@@ -16,23 +16,22 @@ import (
 // addresses (RegisterLocator), as image formats are.
 type Locator func(ctx context.Context, name string, c LocateConfig) (loc Location, ok bool, err error)
 
-// LocateConfig is what a Locator may use, from the options given to Locate:
-// the HTTP client (with any Policy applied) and retry policy of the
-// sources, and the settings of WithPrecomputed and WithWarn.
+// LocateConfig is what a Locator may use, from the options given to Locate.
 type LocateConfig struct {
+	// Client is the HTTP client of WithClient, with WithPolicy applied; nil
+	// when neither was given (the locator uses its own).
 	Client *http.Client
-	Retry  Retry
-	// Precomputed is the base URL of a service of precomputed indexes
-	// (WithPrecomputed); "" when unset, and Off when turned off.
-	Precomputed string
+	// Retry is the retry policy of WithRetry, or the default one.
+	Retry Retry
+	// Timeout is the timeout of WithTimeout or TimeoutEnv (DefaultTimeout).
+	Timeout time.Duration
+	// Original asks for the object's own bytes, never a precomputed
+	// document standing for them (WithOriginal).
+	Original bool
 	// Warn receives a line about a fallback the locator took (an index it
 	// refused); nil discards it.
 	Warn func(msg string)
 }
-
-// Off is LocateConfig.Precomputed when WithPrecomputed("") turned the
-// service off, overriding any default (an environment variable).
-const Off = "off"
 
 // Location is where a located object's bytes are.
 type Location struct {
@@ -61,22 +60,23 @@ func RegisterLocator(l Locator) {
 	locators = append(locators, l)
 }
 
-// Locate returns where name's bytes are: the answer of the first registered
-// Locator that recognises name, or name itself (a path or URL that Open
-// reads) when none does. The options configure the requests a locator
-// makes, as they configure a source's.
+// Locate returns where name's bytes are: the answer of the first Locator
+// that recognises name, those of WithLocator first and then the registered
+// ones, or name itself (a path or URL that Open reads) when none does. The
+// options configure the requests a locator makes, as they configure a
+// source's.
 func Locate(ctx context.Context, name string, opts ...Option) (Location, error) {
-	locatorsMu.RLock()
-	ls := locators
-	locatorsMu.RUnlock()
-	if len(ls) == 0 {
-		return Location{URL: name}, nil
-	}
 	c, err := newConfig(opts)
 	if err != nil {
 		return Location{}, err
 	}
-	lc := LocateConfig{Client: c.client, Retry: c.retry, Precomputed: c.precomputed, Warn: c.warn}
+	locatorsMu.RLock()
+	ls := append(c.locators[:len(c.locators):len(c.locators)], locators...)
+	locatorsMu.RUnlock()
+	lc := LocateConfig{Retry: c.retry, Timeout: c.timeout, Original: c.original, Warn: c.warn}
+	if c.clientSet {
+		lc.Client = c.client
+	}
 	for _, l := range ls {
 		loc, ok, err := l(ctx, name, lc)
 		if err != nil {
@@ -89,22 +89,25 @@ func Locate(ctx context.Context, name string, opts ...Option) (Location, error) 
 	return Location{URL: name}, nil
 }
 
-// WithPrecomputed names the base URL of a service of precomputed indexes of
-// remote files (such as https://lindi.neurosift.org, whose LINDI JSON files
-// of DANDI assets open the whole tree in one request), for the locators
-// that know one. "" turns such a service off, overriding the environment
-// (LINDI_PRECOMPUTED_LINDI for DANDI assets).
-func WithPrecomputed(base string) Option {
+// WithLocator makes Locate ask l before the registered locators: a locator
+// configured otherwise than the registered one of its package (a
+// dandi.Client with its own keys or precomputed service).
+func WithLocator(l Locator) Option {
 	return func(c *config) error {
-		if base == "" {
-			c.precomputed = Off
-			return nil
+		if l == nil {
+			return fmt.Errorf("source: WithLocator(nil)")
 		}
-		u, err := url.Parse(base)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("source: WithPrecomputed(%q): not an http(s) URL", Redact(base))
-		}
-		c.precomputed = base
+		c.locators = append(c.locators, l)
+		return nil
+	}
+}
+
+// WithOriginal makes locators locate an object's own bytes, never a
+// precomputed document standing for them (what writes an index reads the
+// original).
+func WithOriginal() Option {
+	return func(c *config) error {
+		c.original = true
 		return nil
 	}
 }

@@ -7,12 +7,9 @@ import (
 	"time"
 )
 
-// Defaults for HTTP sources; see the With… options.
-const (
-	DefaultTimeout      = 2 * time.Minute  // whole request, headers and body
-	DefaultStallTimeout = 20 * time.Second // no byte received for this long
-	DefaultMaxWhole     = 1 << 20          // largest 200 answer to a range request taken whole
-)
+// DefaultMaxWhole is the largest 200 answer to a range request an HTTP
+// source takes whole (WithMaxWhole).
+const DefaultMaxWhole = 1 << 20
 
 // ResolveFunc maps a URL to the URL to read, e.g. a DANDI API URL to its
 // presigned S3 URL. It returns the URL unchanged when it has nothing to do.
@@ -27,11 +24,12 @@ type Option func(*config) error
 
 type config struct {
 	client     *http.Client
+	clientSet  bool // WithClient or WithPolicy chose the client
 	retry      Retry
+	retrySet   bool
 	resolve    ResolveFunc
-	resolveSet bool
 	timeout    time.Duration
-	stall      time.Duration
+	timeoutSet bool
 	maxWhole   int64
 	lru        *LRU
 	policy     *Policy
@@ -40,9 +38,11 @@ type config struct {
 	s3Endpoint string // "" for DefaultS3Endpoint
 	disk       *DiskCache
 	warm       int
-	// precomputed and warn configure Locate (WithPrecomputed, WithWarn).
-	precomputed string
-	warn        func(string)
+	// locators, original and warn configure Locate (WithLocator,
+	// WithOriginal, WithWarn).
+	locators []Locator
+	original bool
+	warn     func(string)
 	// root and localOnly confine sources (WithRoot, WithLocalOnly).
 	root      *rooted
 	localOnly bool
@@ -51,8 +51,6 @@ type config struct {
 func newConfig(opts []Option) (*config, error) {
 	c := &config{
 		retry:    DefaultRetry(),
-		timeout:  DefaultTimeout,
-		stall:    DefaultStallTimeout,
 		maxWhole: DefaultMaxWhole,
 		now:      time.Now,
 		warm:     DefaultWarmConns,
@@ -65,6 +63,17 @@ func newConfig(opts []Option) (*config, error) {
 			return nil, err
 		}
 	}
+	if !c.timeoutSet {
+		t, err := TimeoutFromEnv()
+		if err != nil {
+			return nil, err
+		}
+		c.timeout = t
+	}
+	if !c.retrySet {
+		c.retry.MaxElapsed = RequestTimeout(c.timeout)
+	}
+	c.clientSet = c.client != nil || c.policy != nil
 	if c.client == nil {
 		c.client = &http.Client{Transport: sharedTransport}
 	}
@@ -74,9 +83,6 @@ func newConfig(opts []Option) (*config, error) {
 			return nil, err
 		}
 		c.client = client
-	}
-	if !c.resolveSet {
-		c.resolve = (&DANDI{Keys: DANDIKeysFromEnv(), Client: c.client}).Resolve
 	}
 	return c, nil
 }
@@ -119,23 +125,25 @@ func WithWarmConns(n int) Option {
 	}
 }
 
-// WithRetry sets the retry policy of HTTP sources (default DefaultRetry()).
+// WithRetry sets the retry policy of HTTP sources (default DefaultRetry(),
+// with MaxElapsed RequestTimeout of the timeout).
 func WithRetry(r Retry) Option {
 	return func(c *config) error {
 		if err := r.validate(); err != nil {
 			return err
 		}
-		c.retry = r
+		c.retry, c.retrySet = r, true
 		return nil
 	}
 }
 
-// WithResolver sets the URL resolver of HTTP sources. The default resolves
-// DANDI API URLs with the keys from the environment (see DANDIKeysFromEnv);
-// nil turns resolution off.
+// WithResolver sets the URL resolver of HTTP sources: none by default (a
+// Locator gives one with the Location of an address that needs it, such as
+// a DANDI asset's, whose API key only its resolver knows); nil turns
+// resolution off.
 func WithResolver(f ResolveFunc) Option {
 	return func(c *config) error {
-		c.resolve, c.resolveSet = f, true
+		c.resolve = f
 		return nil
 	}
 }
@@ -152,27 +160,17 @@ func WithDiskCache(d *DiskCache) Option {
 	}
 }
 
-// WithTimeout bounds each HTTP request, headers and body (default
-// DefaultTimeout), plus one second per MiB asked so that large reads are not
-// cut at 1 MiB/s or more. A request that times out is retried.
+// WithTimeout sets the timeout T of remote requests, overriding
+// TimeoutEnv (see DefaultTimeout): no connection, answer or byte of a body
+// for T, or a request over RequestTimeout(T) (one second more per MiB
+// asked), abandons the request, which is retried; with the default Retry
+// policy a read gives up after RequestTimeout(T) in all.
 func WithTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
 			return fmt.Errorf("source: WithTimeout(%v): must be positive", d)
 		}
-		c.timeout = d
-		return nil
-	}
-}
-
-// WithStallTimeout abandons and retries a request that receives no byte for d
-// (default DefaultStallTimeout), waiting for headers included.
-func WithStallTimeout(d time.Duration) Option {
-	return func(c *config) error {
-		if d <= 0 {
-			return fmt.Errorf("source: WithStallTimeout(%v): must be positive", d)
-		}
-		c.stall = d
+		c.timeout, c.timeoutSet = d, true
 		return nil
 	}
 }

@@ -129,3 +129,13 @@ func blockedAddr(ip netip.Addr) bool {
 	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsMulticast() || ip.IsUnspecified() ||
 		sharedAddrSpace.Contains(ip) || thisNetwork.Contains(ip) || !ip.IsValid()
 }
+
+// IsLoopback reports whether host (without a port) is a loopback address:
+// "localhost" or an IP literal in 127.0.0.0/8 or ::1.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return err == nil && ip.IsLoopback()
+}

@@ -116,7 +116,7 @@ func (h *HTTP) ReadTail(ctx context.Context, p []byte) (int, int64, error) {
 		return 0, size, nil
 	}
 	t := tailRead{p: p, first: -1}
-	err := h.retrying(ctx, func(target string) answer {
+	err := h.retrying(ctx, len(p), func(ctx context.Context, target string) answer {
 		if t.first < 0 {
 			a := h.attempt(ctx, len(p), func(actx context.Context, progress func()) (int, answer) {
 				return h.tailExchange(actx, target, &t, progress)

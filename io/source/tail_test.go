@@ -312,7 +312,7 @@ func TestReadTailRenewal(t *testing.T) {
 	data := pattern(5000)
 	w := newDandiWorld(t, data)
 	w.validSig.Store(2) // the first presigned URL is already revoked
-	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver().Resolve))
+	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver(w.api.Client())))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,8 +15,8 @@ import (
 	"github.com/lindigo/lindi/io/netsim"
 )
 
-// dandiWorld is an API server standing in for DANDI and an S3 server, both
-// recording the Authorization headers they receive.
+// dandiWorld is an API server that redirects to presigned URLs, as DANDI's
+// does, and an S3 server checking their signatures.
 type dandiWorld struct {
 	api, s3, other *httptest.Server
 	plain          *httptest.Server // the API's handler over plain HTTP
@@ -93,81 +92,47 @@ func (w *dandiWorld) seen(server string) []string {
 	return append([]string(nil), w.auth[server]...)
 }
 
-func (w *dandiWorld) resolver() *DANDI {
-	u, _ := url.Parse(w.api.URL)
-	p, _ := url.Parse(w.plain.URL)
-	return &DANDI{Keys: map[string]string{u.Host: "sekrit", p.Host: "sekrit"}, Client: w.api.Client()}
-}
-
-// TestDANDIKeyOnlyOverHTTPS is the regression test of issue 13 (2): the key
-// was sent to a DANDI API host over plain http://, also after an https
-// redirect to one.
-func TestDANDIKeyOnlyOverHTTPS(t *testing.T) {
-	data := readFixture(t)[:5000]
-	w := newDandiWorld(t, data)
-	for _, start := range []string{w.plain.URL + "/api/assets/abc/download/", w.api.URL + "/api/assets/down/download/"} {
-		h, err := NewHTTP(start, WithResolver(w.resolver().Resolve))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := make([]byte, 100)
-		if _, err := h.ReadAt(context.Background(), p, 10); err != nil || string(p) != string(data[10:110]) {
-			t.Fatalf("%s: read: %v", start, err)
-		}
-	}
-	if len(w.seen("plain")) != 2 {
-		t.Fatalf("plain API asked %d times, want 2", len(w.seen("plain")))
-	}
-	for _, a := range w.seen("plain") {
-		if a != "" {
-			t.Errorf("the key went over plain HTTP: Authorization %q", a)
-		}
-	}
-	if got := w.seen("api"); len(got) != 1 || got[0] != "token sekrit" {
-		t.Errorf("the https API saw Authorization %q, want the key once", got)
-	}
-}
-
-func TestDANDIKeyOnlyToDANDI(t *testing.T) {
-	data := readFixture(t)[:5000]
-	for _, path := range []string{"abc", "hop", "away"} {
-		t.Run(path, func(t *testing.T) {
-			w := newDandiWorld(t, data)
-			h, err := NewHTTP(w.api.URL+"/api/assets/"+path+"/download/", WithResolver(w.resolver().Resolve))
+// resolver follows the API's redirect one hop, as a Locator's resolver
+// does: the URL a GET of raw redirects to, raw when it answers 2xx, else an
+// *HTTPError.
+func (w *dandiWorld) resolver(client *http.Client) ResolveFunc {
+	c := *client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return func(ctx context.Context, raw string) (string, error) {
+		for range 10 {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 			if err != nil {
-				t.Fatal(err)
+				return "", err
 			}
-			p := make([]byte, 100)
-			if _, err := h.ReadAt(context.Background(), p, 10); err != nil || string(p) != string(data[10:110]) {
-				t.Fatalf("read: %v", err)
+			resp, err := c.Do(req)
+			if err != nil {
+				return "", err
 			}
-			api := w.seen("api")
-			if len(api) == 0 {
-				t.Fatal("API never asked")
-			}
-			for _, a := range api {
-				if a != "token sekrit" {
-					t.Fatalf("API got Authorization %q", a)
+			resp.Body.Close()
+			switch {
+			case resp.StatusCode >= 300 && resp.StatusCode < 400:
+				u, err := req.URL.Parse(resp.Header.Get("Location"))
+				if err != nil {
+					return "", err
 				}
-			}
-			for _, server := range []string{"s3", "other"} {
-				for _, a := range w.seen(server) {
-					if a != "" {
-						t.Fatalf("%s got Authorization %q", server, a)
-					}
+				if u.Host != req.URL.Host {
+					return u.String(), nil
 				}
+				raw = u.String()
+				continue
+			case resp.StatusCode < 300:
+				return raw, nil
 			}
-			if len(w.seen("s3")) == 0 {
-				t.Fatal("S3 never read")
-			}
-		})
+			return "", &HTTPError{URL: raw, Status: resp.StatusCode}
+		}
+		return "", errors.New("too many redirects")
 	}
 }
 
-func TestDANDICachesResolution(t *testing.T) {
+func TestResolveCached(t *testing.T) {
 	data := readFixture(t)[:5000]
 	w := newDandiWorld(t, data)
-	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver().Resolve))
+	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver(w.api.Client())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,10 +154,10 @@ func TestDANDICachesResolution(t *testing.T) {
 	}
 }
 
-func TestDANDIRenewAfter403(t *testing.T) {
+func TestResolveRenewAfter403(t *testing.T) {
 	data := readFixture(t)[:5000]
 	w := newDandiWorld(t, data)
-	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver().Resolve))
+	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver(w.api.Client())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +181,7 @@ func TestDANDIRenewAfter403(t *testing.T) {
 	}
 }
 
-func TestDANDIRenewOnExpiry(t *testing.T) {
+func TestResolveRenewOnExpiry(t *testing.T) {
 	data := readFixture(t)[:5000]
 	now := time.Now()
 	var clock atomic.Int64
@@ -228,7 +193,7 @@ func TestDANDIRenewOnExpiry(t *testing.T) {
 		c.now = w.now
 		return nil
 	}
-	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver().Resolve), fake)
+	h, err := NewHTTP(w.api.URL+"/api/assets/abc/download/", WithResolver(w.resolver(w.api.Client())), fake)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,48 +219,6 @@ func TestDANDIRenewOnExpiry(t *testing.T) {
 	}
 }
 
-func TestDANDIResolve(t *testing.T) {
-	w := newDandiWorld(t, []byte("x"))
-	d := w.resolver()
-	tests := []struct {
-		name   string
-		in     string
-		prefix string
-		status int
-	}{
-		{"not DANDI", "https://example.org/api/x", "https://example.org/api/x", 0},
-		{"not API path", w.api.URL + "/other", w.api.URL + "/other", 0},
-		{"redirect", w.api.URL + "/api/assets/abc/download/", w.s3.URL + "/bucket/blob?", 0},
-		{"two hops", w.api.URL + "/api/assets/hop/download/", w.s3.URL + "/bucket/blob?", 0},
-		{"missing", w.api.URL + "/api/assets/nope/download/", "", 404},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := d.Resolve(context.Background(), tt.in)
-			if tt.status != 0 {
-				var he *HTTPError
-				if !errors.As(err, &he) || he.Status != tt.status || he.URL != tt.in {
-					t.Fatalf("err = %v, want HTTP %d for %s", err, tt.status, tt.in)
-				}
-				return
-			}
-			if err != nil || !strings.HasPrefix(got, tt.prefix) {
-				t.Fatalf("Resolve = %q, %v; want prefix %q", got, err, tt.prefix)
-			}
-		})
-	}
-}
-
-func TestDANDIKeysFromEnv(t *testing.T) {
-	t.Setenv("DANDI_API_KEY", "main")
-	t.Setenv("DANDI_SANDBOX_API_KEY", "")
-	t.Setenv("DANDI_STAGING_API_KEY", "stage")
-	k := DANDIKeysFromEnv()
-	if k[DANDIHost] != "main" || k[DANDISandboxHost] != "stage" || k[DANDIStagingHost] != "stage" || len(k) != 3 {
-		t.Fatalf("keys = %v", k)
-	}
-}
-
 func TestExpiry(t *testing.T) {
 	tests := []struct {
 		url  string
@@ -315,7 +238,7 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
-func TestDANDIRetriesAPIErrors(t *testing.T) {
+func TestResolveRetriesErrors(t *testing.T) {
 	data := readFixture(t)[:5000]
 	w := newDandiWorld(t, data)
 	var fails atomic.Int64
@@ -326,10 +249,8 @@ func TestDANDIRetriesAPIErrors(t *testing.T) {
 		}
 		w.api.Config.Handler.ServeHTTP(rw, r)
 	}))
-	u, _ := url.Parse(flakyAPI.URL)
-	d := &DANDI{Keys: map[string]string{u.Host: "k"}}
 	var s sleeps
-	h, err := NewHTTP(flakyAPI.URL+"/api/assets/abc/download/", WithResolver(d.Resolve), fastRetry(&s))
+	h, err := NewHTTP(flakyAPI.URL+"/api/assets/abc/download/", WithResolver(w.resolver(flakyAPI.Client())), fastRetry(&s))
 	if err != nil {
 		t.Fatal(err)
 	}
