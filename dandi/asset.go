@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"iter"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -127,10 +127,6 @@ func (e listEntry) asset(a Address) Asset {
 	return as
 }
 
-// listed remembers the assets listings gave, so that opening an asset of
-// a folder listed before asks the API nothing more.
-var listed sync.Map // listedKey → Asset
-
 // listedKey keys listed: the instance's API URL (instances may move), the
 // address and the key the listing was made with.
 func (c *config) listedKey(a Address) string {
@@ -141,35 +137,60 @@ func (c *config) listedKey(a Address) string {
 // the archive gives (it gives fewer if it caps lower).
 const defaultPageSize = 1000
 
+// Assets yields the assets an address names, through Default
+// (Client.Assets).
+func Assets(ctx context.Context, address string, opts ...Option) iter.Seq2[Asset, error] {
+	return defaultClient.Assets(ctx, address, opts...)
+}
+
 // Assets yields the assets an address names, lazily, one listing page at a
 // time (following the API's next links): every asset of a dandiset or a
 // folder (in path order), or the one asset a path or ID names. With
-// WithGlob only the assets whose path matches. It yields one error and
-// stops when the address is malformed, the dandiset, version or folder is
-// missing (ErrNotFound) or not readable without a key (ErrUnauthorized).
-// Stopping the loop early makes no further request.
-func Assets(ctx context.Context, address string, opts ...Option) iter.Seq2[Asset, error] {
+// WithGlob only the assets whose path matches; with WithShard only those
+// of one shard. It yields one error and stops when the address is
+// malformed, the dandiset, version or folder is missing (ErrNotFound) or
+// not readable without a key (ErrUnauthorized), or the listing is not in
+// the API's shape (ErrResponse: a page that comes again, more assets or
+// pages than the count it declares). Stopping the loop early makes no
+// further request.
+func (c *Client) Assets(ctx context.Context, address string, opts ...Option) iter.Seq2[Asset, error] {
 	return func(yield func(Asset, error) bool) {
-		c, err := newConfig(opts)
+		cfg, err := c.config(nil, opts)
 		if err != nil {
 			yield(Asset{}, err)
 			return
 		}
-		a, err := c.reg.parse(address)
+		a, err := cfg.reg.parse(address)
 		if err != nil {
 			yield(Asset{}, err)
 			return
 		}
 		if !a.IsFolder() {
-			as, err := c.lookup(ctx, a)
-			if err == nil && c.glob != nil && !c.glob.MatchString(as.Path) {
+			as, err := cfg.lookup(ctx, a)
+			if err == nil && !cfg.keep(as.Path) {
 				return
 			}
 			yield(as, err)
 			return
 		}
-		c.list(ctx, a, c.pageSize, true, yield)
+		cfg.list(ctx, a, cfg.pageSize, true, yield)
 	}
+}
+
+// keep reports whether the glob and the shard keep path.
+func (c *config) keep(path string) bool {
+	return (c.glob == nil || c.glob.MatchString(path)) && shardOf(path, c.shards) == c.shard
+}
+
+// shardOf is the shard of n an asset path falls in: its FNV-1a hash
+// modulo n.
+func shardOf(path string, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	return int(h.Sum64() % uint64(n))
 }
 
 // list yields the assets whose path starts with a.Path, n a page (0 for
@@ -183,15 +204,18 @@ func (c *config) list(ctx context.Context, a Address, n int, folder bool, yield 
 	if c.glob != nil {
 		q.Set("glob", c.globText)
 	}
-	next := a.versionURL() + "assets/?" + q.Encode()
+	pages := pager{first: a.versionURL() + "assets/?" + q.Encode(), apiURL: a.APIURL}
 	seen := 0
-	for next != "" {
+	for next := pages.first; next != ""; {
 		b, err := c.get(ctx, inst, next)
 		if err != nil {
 			yield(Asset{}, c.explain(ctx, a, err))
 			return
 		}
 		p, err := decodePage(b)
+		if err == nil {
+			next, err = pages.follow(next, *p.Count, len(p.Results), p.Next)
+		}
 		if err != nil {
 			yield(Asset{}, fmt.Errorf("dandi: %s: %w", a.where(), err))
 			return
@@ -201,19 +225,14 @@ func (c *config) list(ctx context.Context, a Address, n int, folder bool, yield 
 				continue // the archive's path filter ignores case; ours does not
 			}
 			as := e.asset(a)
-			listed.Store(c.listedKey(as.address()), as)
+			c.cache.listed.Store(c.listedKey(as.address()), as)
 			seen++
+			if shardOf(as.Path, c.shards) != c.shard {
+				continue
+			}
 			if !yield(as, nil) {
 				return
 			}
-		}
-		next = ""
-		if p.Next != nil && *p.Next != "" {
-			if !strings.HasPrefix(*p.Next, a.APIURL+"/") {
-				yield(Asset{}, fmt.Errorf("%w: %s: next page %q is not on the instance's API", ErrResponse, a.where(), *p.Next))
-				return
-			}
-			next = *p.Next
 		}
 	}
 	if seen == 0 && folder && a.Path != "" && c.glob == nil {

@@ -11,11 +11,71 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/lindigo/lindi/io/source"
 	"golang.org/x/sync/singleflight"
 )
+
+// Client reads the API of the DANDI instances: it holds the options it was
+// made with (instances, keys, HTTP client, retry policy, timeout,
+// precomputed service) and the caches of its answers. What an option does
+// not set comes from the environment when an operation starts (Instances
+// and InstancesEnv, KeyEnv, source.TimeoutEnv, PrecomputedEnv), so that a
+// client follows the environment it runs in. The package functions (Assets,
+// Lookup, Versions) are the methods of Default. A Client is safe for
+// concurrent use.
+type Client struct {
+	opts  []Option
+	cache *cache
+}
+
+// NewClient returns a client with opts, which every operation of the
+// client applies before its own. An invalid option is an error.
+func NewClient(opts ...Option) (*Client, error) {
+	c := &Client{opts: append([]Option(nil), opts...), cache: newCache()}
+	if _, err := c.config(nil, nil); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+var defaultClient = &Client{cache: newCache()}
+
+// Default returns the process's client, the one the package functions and
+// the registered source.Locator use: no options, everything from the
+// environment.
+func Default() *Client { return defaultClient }
+
+// ClearCache forgets the API answers and listed assets the client keeps,
+// so that the next requests see the archive as it is now (a long-running
+// service, a benchmark's cold runs).
+func (c *Client) ClearCache() {
+	c.cache.mu.Lock()
+	clear(c.cache.m)
+	c.cache.bytes = 0
+	c.cache.mu.Unlock()
+	c.cache.listed.Clear()
+}
+
+// ClearCache clears Default's caches (Client.ClearCache).
+func ClearCache() { defaultClient.ClearCache() }
+
+// cache holds a client's answers: the API's 200 answers by URL and key
+// (listings and metadata change rarely, and a program asks for the same
+// ones again), and the assets listings gave, so that opening an asset of a
+// folder listed before asks the API nothing more.
+type cache struct {
+	mu     sync.Mutex
+	m      map[string][]byte
+	bytes  int
+	group  singleflight.Group
+	listed sync.Map // listedKey → Asset
+}
+
+func newCache() *cache { return &cache{m: map[string][]byte{}} }
+
+// maxCached bounds the cached answers; past it the cache starts afresh.
+const maxCached = 64 << 20
 
 // maxResponse bounds one API answer read into memory.
 const maxResponse = 64 << 20
@@ -30,43 +90,30 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("GET %s: HTTP %d", e.url, e.status)
 }
 
-// responses caches the API's 200 answers for the process, by URL and key:
-// listings and metadata change rarely, and a program asks for the same
-// ones again (each open of an asset of a folder listed before).
-var responses = struct {
-	sync.Mutex
-	m     map[string][]byte
-	bytes int
-	group singleflight.Group
-}{m: map[string][]byte{}}
-
-// maxCached bounds the cached answers; past it the cache starts afresh.
-const maxCached = 64 << 20
-
 // get returns the body of the API's 200 answer to GET u, through the
-// process's cache. Other statuses are a *statusError.
+// client's cache. Other statuses are a *statusError.
 func (c *config) get(ctx context.Context, inst Instance, u string) ([]byte, error) {
 	key := c.authKey(inst, u)
 	ck := u + "\x00" + keyTag(key)
-	responses.Lock()
-	b, ok := responses.m[ck]
-	responses.Unlock()
+	c.cache.mu.Lock()
+	b, ok := c.cache.m[ck]
+	c.cache.mu.Unlock()
 	if ok {
 		return b, nil
 	}
-	v, err, _ := responses.group.Do(ck, func() (any, error) {
+	v, err, _ := c.cache.group.Do(ck, func() (any, error) {
 		b, err := c.fetch(ctx, u, key)
 		if err != nil {
 			return nil, err
 		}
-		responses.Lock()
-		defer responses.Unlock()
-		if responses.bytes+len(b) > maxCached {
-			clear(responses.m)
-			responses.bytes = 0
+		c.cache.mu.Lock()
+		defer c.cache.mu.Unlock()
+		if c.cache.bytes+len(b) > maxCached {
+			clear(c.cache.m)
+			c.cache.bytes = 0
 		}
-		responses.m[ck] = b
-		responses.bytes += len(b)
+		c.cache.m[ck] = b
+		c.cache.bytes += len(b)
 		return b, nil
 	})
 	if err != nil {
@@ -102,70 +149,51 @@ func (c *config) authKey(inst Instance, u string) string {
 	return ""
 }
 
-// fetch sends GET u, retrying network failures, 429 and 5xx answers as
-// the retry policy says.
+// fetch sends GET u under the retry policy's loop (source.Retry.Do), which
+// retries network failures, timeouts, 429 and 5xx answers.
 func (c *config) fetch(ctx context.Context, u, key string) ([]byte, error) {
-	client := *c.client
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	start := time.Now()
-	for attempt := 0; ; attempt++ {
-		b, retry, err := c.once(ctx, &client, u, key)
-		if !retry || attempt+1 >= c.retry.MaxAttempts || ctx.Err() != nil {
-			return b, err
-		}
-		d := c.retry.Backoff(attempt)
-		if time.Since(start)+d > c.retry.MaxElapsed {
-			return b, err
-		}
-		if err := c.retry.Wait(ctx, d); err != nil {
-			return nil, err
-		}
-	}
+	var b []byte
+	err := c.retryPolicy().Do(ctx, func(ctx context.Context, _ int) source.Outcome {
+		var o source.Outcome
+		b, o = c.once(ctx, u, key)
+		return o
+	})
+	return b, err
 }
 
-func (c *config) once(ctx context.Context, client *http.Client, u, key string) (b []byte, retry bool, err error) {
+func (c *config) once(ctx context.Context, u, key string) ([]byte, source.Outcome) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, false, fmt.Errorf("GET %s: %w", source.Redact(u), err)
+		return nil, source.Outcome{Err: fmt.Errorf("GET %s: %w", source.Redact(u), err)}
 	}
 	req.Header.Set("Accept", "application/json")
 	if key != "" {
 		req.Header.Set("Authorization", "token "+key)
 	}
-	resp, err := client.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, false, ctx.Err()
-		}
 		var ue *url.Error
 		if errors.As(err, &ue) {
-			err = ue.Err
+			err = ue.Err // it names the URL again, unredacted
 		}
-		return nil, true, fmt.Errorf("GET %s: %w", source.Redact(u), err)
+		return nil, source.Outcome{Err: fmt.Errorf("GET %s: %w", source.Redact(u), err), Retry: source.Transient(err)}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		e := &statusError{url: source.Redact(u), status: resp.StatusCode}
-		return nil, resp.StatusCode == 429 || resp.StatusCode >= 500, e
+		return nil, source.Outcome{
+			Err:    &statusError{url: source.Redact(u), status: resp.StatusCode},
+			Retry:  source.TransientStatus(resp.StatusCode),
+			After:  source.RetryAfter(resp.Header.Get("Retry-After")),
+			Status: resp.StatusCode,
+		}
 	}
-	b, err = io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
 	if err != nil {
-		return nil, true, fmt.Errorf("GET %s: %w", source.Redact(u), err)
+		return nil, source.Outcome{Err: fmt.Errorf("GET %s: %w", source.Redact(u), err), Retry: source.Transient(err), Status: resp.StatusCode}
 	}
 	if len(b) > maxResponse {
-		return nil, false, fmt.Errorf("GET %s: answer over %d bytes", source.Redact(u), maxResponse)
+		return nil, source.Outcome{Err: fmt.Errorf("GET %s: answer over %d bytes", source.Redact(u), maxResponse), Status: resp.StatusCode}
 	}
-	return b, false, nil
-}
-
-// ClearCache forgets the API answers and listed assets this process keeps,
-// so that the next requests see the archive as it is now (a long-running
-// service, a benchmark's cold runs).
-func ClearCache() {
-	responses.Lock()
-	clear(responses.m)
-	responses.bytes = 0
-	responses.Unlock()
-	listed.Clear()
+	return b, source.Outcome{Status: resp.StatusCode}
 }

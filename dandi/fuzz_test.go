@@ -29,7 +29,7 @@ func FuzzParseAddress(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	r := registry(Instances)
+	r := registry(Instances())
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := r.parse(s)
 		if err != nil {

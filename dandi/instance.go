@@ -18,11 +18,17 @@ type Instance struct {
 	Web  string // "https://dandiarchive.org"; "" when it has none
 }
 
-// Instances are the servers known by name, those of dandi-cli: "dandi"
-// (also spelled "DANDI"), "dandi-sandbox", "dandi-staging" (the sandbox's
-// former name), "linc", "ember" and "dandi-api-local-docker-tests" (the
-// local instance of dandi-cli's tests). InstancesEnv adds or moves more.
-var Instances = []Instance{
+// Instances returns the servers known by name, those of dandi-cli:
+// "dandi" (also spelled "DANDI"), "dandi-sandbox", "dandi-staging" (the
+// sandbox's former name), "linc", "ember" and
+// "dandi-api-local-docker-tests" (the local instance of dandi-cli's
+// tests). InstancesEnv and WithInstance add or move more. The slice is a
+// copy.
+func Instances() []Instance { return slices.Clone(instances[:]) }
+
+// instances is the one table of instances; each one's key goes to its API
+// host only.
+var instances = [...]Instance{
 	{"dandi", "https://api.dandiarchive.org/api", "https://dandiarchive.org"},
 	{"dandi-sandbox", "https://api.sandbox.dandiarchive.org/api", "https://sandbox.dandiarchive.org"},
 	{"dandi-staging", "https://api-staging.dandiarchive.org/api", "https://gui-staging.dandiarchive.org"},
@@ -78,7 +84,7 @@ func canonical(name string) string {
 type registry []Instance
 
 func defaultRegistry() (registry, error) {
-	r := registry(slices.Clone(Instances))
+	r := registry(Instances())
 	env := os.Getenv(InstancesEnv)
 	if env == "" {
 		return r, nil
@@ -101,14 +107,19 @@ func (r *registry) add(name, api string) error {
 	if err != nil {
 		return err
 	}
+	r.put(inst)
+	return nil
+}
+
+// put adds inst, or replaces the instance of its name.
+func (r *registry) put(inst Instance) {
 	for i, old := range *r {
 		if old.Name == inst.Name {
 			(*r)[i] = inst
-			return nil
+			return
 		}
 	}
 	*r = append(*r, inst)
-	return nil
 }
 
 func checkInstance(name, api string) (Instance, error) {
@@ -131,7 +142,7 @@ func checkInstance(name, api string) (Instance, error) {
 }
 
 func isPublic(name string) bool {
-	return slices.ContainsFunc(Instances, func(i Instance) bool { return i.Name == name })
+	return slices.ContainsFunc(instances[:], func(i Instance) bool { return i.Name == name })
 }
 
 // byName returns the instance called name.

@@ -10,14 +10,20 @@ import (
 	"time"
 )
 
+// Lookup returns the one asset address names, through Default
+// (Client.Lookup).
+func Lookup(ctx context.Context, address string, opts ...Option) (Asset, error) {
+	return defaultClient.Lookup(ctx, address, opts...)
+}
+
 // Lookup returns the one asset address names (by path or ID), with its
 // metadata (ContentURL, EncodingFormat) when it is a Zarr asset or known by
-// ID alone. An asset listed before by Assets in this process costs no
-// request. A missing dandiset, version or asset fails with ErrNotFound
-// naming it; a dandiset the API refuses, with ErrUnauthorized naming the
-// key's environment variable.
-func Lookup(ctx context.Context, address string, opts ...Option) (Asset, error) {
-	c, err := newConfig(opts)
+// ID alone. An asset the client listed before (Assets) costs no request. A
+// missing dandiset, version or asset fails with ErrNotFound naming it; a
+// dandiset the API refuses, with ErrUnauthorized naming the key's
+// environment variable.
+func (cl *Client) Lookup(ctx context.Context, address string, opts ...Option) (Asset, error) {
+	c, err := cl.config(nil, opts)
 	if err != nil {
 		return Asset{}, err
 	}
@@ -40,7 +46,7 @@ func (c *config) lookup(ctx context.Context, a Address) (Asset, error) {
 		}
 		return as, nil
 	}
-	if v, ok := listed.Load(c.listedKey(a)); ok {
+	if v, ok := c.cache.listed.Load(c.listedKey(a)); ok {
 		as = v.(Asset)
 	} else {
 		var err error
@@ -61,7 +67,9 @@ func (c *config) lookup(ctx context.Context, a Address) (Asset, error) {
 func (c *config) byPath(ctx context.Context, a Address) (Asset, error) {
 	var found *Asset
 	var ferr error
-	c.list(ctx, a, lookupPageSize, false, func(as Asset, err error) bool {
+	whole := *c // the listing of one path, whatever glob or shard the caller keeps
+	whole.glob, whole.globText, whole.shard, whole.shards = nil, "", 0, 1
+	whole.list(ctx, a, lookupPageSize, false, func(as Asset, err error) bool {
 		if err != nil {
 			ferr = err
 			return false

@@ -16,7 +16,7 @@ import (
 // precomputed fetches the service's LINDI file of the blob asset as and
 // checks it; why says what was wrong ("" when it may be used). The asset's
 // metadata (its S3 URL) is read meanwhile. The service is sent no key.
-func (c *config) precomputed(ctx context.Context, base string, as *Asset) (doc []byte, u, why string) {
+func (c *config) precomputedDoc(ctx context.Context, base string, as *Asset) (doc []byte, u, why string) {
 	seg := as.Instance
 	u = base + "/" + seg + "/dandisets/" + as.Dandiset + "/assets/" + as.ID + "/nwb.lindi.json"
 	var g errgroup.Group

@@ -59,14 +59,19 @@ func BenchmarkDANDIOpen(b *testing.B) {
 		base = s.PrecomputedURL()
 	}
 	name := "dandi://" + danditest.Instance + "/000409/" + asset.Path
+	pc, err := dandi.NewClient(dandi.WithPrecomputed(base))
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, mode := range []struct {
 		name, format string
 		pre          source.Option
-	}{{"hdf5", "HDF5", source.WithPrecomputed("")}, {"precomputed", "LINDI JSON", source.WithPrecomputed(base)}} {
+	}{{"hdf5", "HDF5", source.WithOriginal()}, {"precomputed", "LINDI JSON", source.WithLocator(pc.Locate)}} {
 		for _, tree := range []bool{false, true} {
 			b.Run(mode.name+map[bool]string{false: "/open", true: "/tree"}[tree], func(b *testing.B) {
 				for b.Loop() {
 					dandi.ClearCache()
+					pc.ClearCache()
 					f, err := h5.Open(ctx, name, h5.WithSourceOptions(mode.pre))
 					if err != nil {
 						b.Fatal(err)

@@ -144,7 +144,7 @@ func TestOpenDANDIPrecomputed(t *testing.T) {
 		{danditest.Ecephys, "LINDI JSON", "", nil},
 		{danditest.Behavior, "HDF5", "elsewhere.example.org", nil},
 		{danditest.Sub02, "HDF5", "HTTP 404", nil},
-		{danditest.Ecephys, "HDF5", "", []source.Option{source.WithPrecomputed("")}},
+		{danditest.Ecephys, "HDF5", "", []source.Option{source.WithOriginal()}},
 	} {
 		var mu sync.Mutex
 		var warns []string

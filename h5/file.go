@@ -234,9 +234,9 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // A name a registered source.Locator knows is opened where it locates it: a
 // DANDI asset's address (dandi://dandi/000409@draft/sub-01/x.nwb, the
 // archive's API and web URLs) opens the asset's blob or Zarr store, or its
-// precomputed LINDI file when one is asked for (source.WithPrecomputed, or
-// LINDI_PRECOMPUTED_LINDI) and passes its checks; the file keeps name as
-// its Name.
+// precomputed LINDI file when one is asked for (LINDI_PRECOMPUTED_LINDI,
+// or a dandi.Client's WithPrecomputed given by source.WithLocator) and
+// passes its checks; the file keeps name as its Name.
 func Open(ctx context.Context, name string, opts ...Option) (*File, error) {
 	loc, err := locate(ctx, name, opts)
 	if err != nil {

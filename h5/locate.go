@@ -7,8 +7,9 @@ import (
 )
 
 // locate asks the registered locators where name's bytes are, with the
-// source options of opts (client, policy, retries, WithPrecomputed,
-// WithWarn), after checking name against WithRoot and WithLocalOnly.
+// source options of opts (client, policy, retries, timeout, WithLocator,
+// WithOriginal, WithWarn), after checking name against WithRoot and
+// WithLocalOnly.
 func locate(ctx context.Context, name string, opts []Option) (source.Location, error) {
 	var o options
 	for _, opt := range opts {

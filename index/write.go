@@ -36,7 +36,7 @@ func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	}
 	// A DANDI address is read at its download URL, never from a
 	// precomputed index: this is what makes one.
-	loc, err := source.Locate(ctx, src, source.WithPrecomputed(""))
+	loc, err := source.Locate(ctx, src, source.WithOriginal())
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}

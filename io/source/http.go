@@ -220,7 +220,7 @@ func retryableTransport(err error) bool {
 	switch {
 	case errors.Is(err, ErrBlocked), errors.Is(err, syscall.ECONNREFUSED):
 		return false
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+	case errors.Is(err, ErrTimeout), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
 		return true
 	case errors.As(err, &dns):
@@ -234,6 +234,17 @@ func retryableTransport(err error) bool {
 	}
 	return errors.As(err, &ne) && ne.Timeout()
 }
+
+// Transient reports whether a failed round trip (the error of
+// http.Client.Do or of reading a body) is worth another try under the
+// Retry policy, as HTTP sources judge it: a cut or reset connection, a
+// timeout, a DNS failure for now; not a refused connection, a bad
+// certificate or an address a Policy blocks.
+func Transient(err error) bool { return retryableTransport(err) }
+
+// TransientStatus reports whether an HTTP status is worth another try:
+// 408, 429 and 5xx.
+func TransientStatus(code int) bool { return retryableStatus(code) }
 
 func retryableStatus(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500

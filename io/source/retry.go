@@ -146,6 +146,13 @@ func (r Retry) Wait(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// RetryAfter returns the wait a Retry-After header asks for
+// (delay-seconds or an HTTP date), 0 when it is absent or unreadable.
+func RetryAfter(h string) time.Duration {
+	d, _ := retryAfter(h, time.Now())
+	return d
+}
+
 // retryAfter parses a Retry-After header: delay-seconds or an HTTP date.
 // It reports false when the header is absent or unreadable.
 func retryAfter(h string, now time.Time) (time.Duration, bool) {
