@@ -87,6 +87,48 @@ type Server struct {
 	hits    []string // API paths requested, with the query
 	leaked  []string // Authorization headers S3 or the precomputed service saw
 	created time.Time
+	fault   Fault
+	every   time.Duration // Drip's interval
+}
+
+// Fault makes a Server misbehave as hostile or broken servers do, for the
+// tests of what a client does then (SetFault).
+type Fault int
+
+// The faults a Server can have.
+const (
+	// NoFault serves as the archive does.
+	NoFault Fault = iota
+	// LoopSelf gives every listing page (assets or versions) a next link
+	// to itself.
+	LoopSelf
+	// LoopPair gives the second page of a listing a next link back to the
+	// first, which points to the second.
+	LoopPair
+	// Overcount goes on past a listing's last page: each page points to
+	// one more, holding the last page's results again, past the count it
+	// declares.
+	Overcount
+	// Silent accepts every request of the API and the bucket and never
+	// answers, not even headers.
+	Silent
+	// Drip sends the API's and the bucket's answers one byte at a time,
+	// one every interval of SetFault.
+	Drip
+)
+
+// SetFault makes the server misbehave as f says from now on; every is
+// Drip's interval between bytes.
+func (s *Server) SetFault(f Fault, every time.Duration) {
+	s.mu.Lock()
+	s.fault, s.every = f, every
+	s.mu.Unlock()
+}
+
+func (s *Server) faulty() (Fault, time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fault, s.every
 }
 
 // stored is an asset as served.
@@ -109,8 +151,8 @@ func New(tb testing.TB, sets ...Dandiset) *Server {
 			s.store(d, v, as)
 		}
 	}
-	s.API = httptest.NewServer(s.slow(s.serveAPI))
-	s.S3 = httptest.NewServer(s.slow(s.serveS3))
+	s.API = httptest.NewServer(s.slow(s.broken(s.serveAPI)))
+	s.S3 = httptest.NewServer(s.slow(s.broken(s.serveS3)))
 	s.Precomputed = httptest.NewServer(s.slow(s.servePrecomputed))
 	tb.Cleanup(func() { s.API.Close(); s.S3.Close(); s.Precomputed.Close() })
 	return s
@@ -143,6 +185,38 @@ func (s *Server) slow(h http.HandlerFunc) http.HandlerFunc {
 			}
 		}
 		h(w, r)
+	}
+}
+
+// broken applies the Silent and Drip faults to h.
+func (s *Server) broken(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch f, every := s.faulty(); f {
+		case Silent:
+			<-r.Context().Done()
+		case Drip:
+			rec := httptest.NewRecorder()
+			h(rec, r)
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for _, b := range rec.Body.Bytes() {
+				if _, err := w.Write([]byte{b}); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+				select {
+				case <-t.C:
+				case <-r.Context().Done():
+					return
+				}
+			}
+		default:
+			h(w, r)
+		}
 	}
 }
 
@@ -310,11 +384,11 @@ func (s *Server) serveDandiset(w http.ResponseWriter, r *http.Request, seg []str
 	case len(seg) == 1:
 		writeJSON(w, http.StatusOK, s.dandisetJSON(d))
 	case len(seg) == 2 && seg[1] == "versions":
-		var vs []any
-		for _, v := range s.versions(d) {
-			vs = append(vs, s.versionJSON(d, v))
+		vs := s.versions(d)
+		if r.URL.Query().Get("order") == "-created" {
+			slices.Reverse(vs)
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"count": len(vs), "next": nil, "previous": nil, "results": vs})
+		s.page(w, r, len(vs), func(i int) any { return s.versionJSON(d, vs[i]) })
 	case len(seg) >= 3 && seg[1] == "versions":
 		s.serveVersion(w, r, d, seg[2], seg[3:])
 	default:
@@ -387,37 +461,57 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, d *Dandiset, v str
 			match = append(match, st)
 		}
 	}
+	meta := q.Get("metadata") == "1" || q.Get("metadata") == "true"
+	s.page(w, r, len(match), func(i int) any {
+		e := s.entry(match[i])
+		if meta {
+			e["metadata"] = s.metadata(match[i])
+		}
+		return e
+	})
+}
+
+// page answers one page of a paginated listing of n results (DandiPagination:
+// page and page_size, count, next, previous, results), item(i) giving the
+// i-th, with the listing faults of SetFault.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, n int, item func(i int) any) {
+	q := r.URL.Query()
 	size := s.PageSize
-	if n, err := strconv.Atoi(q.Get("page_size")); err == nil && n > 0 && n < size {
-		size = n
+	if k, err := strconv.Atoi(q.Get("page_size")); err == nil && k > 0 && k < size {
+		size = k
 	}
 	pg := 1
-	if n, err := strconv.Atoi(q.Get("page")); err == nil {
-		pg = n
+	if k, err := strconv.Atoi(q.Get("page")); err == nil {
+		pg = k
 	}
-	if pg < 1 || (pg-1)*size > len(match) && pg > 1 {
+	fault, _ := s.faulty()
+	last := max((n+size-1)/size, 1)
+	if pg < 1 || pg > last && fault != Overcount {
 		writeJSON(w, http.StatusNotFound, map[string]any{"detail": "Invalid page."})
 		return
 	}
-	lo, hi := (pg-1)*size, min(pg*size, len(match))
+	lo, hi := (min(pg, last)-1)*size, min(min(pg, last)*size, n)
 	results := []any{}
-	for _, st := range match[lo:hi] {
-		e := s.entry(st)
-		if q.Get("metadata") == "1" || q.Get("metadata") == "true" {
-			e["metadata"] = s.metadata(st)
-		}
-		results = append(results, e)
+	for i := lo; i < hi; i++ {
+		results = append(results, item(i))
+	}
+	link := func(p int) string {
+		q.Set("page", strconv.Itoa(p))
+		return s.API.URL + r.URL.Path + "?" + q.Encode()
 	}
 	var next, prev any
-	if hi < len(match) {
-		q.Set("page", strconv.Itoa(pg+1))
-		next = s.API.URL + r.URL.Path + "?" + q.Encode()
+	switch {
+	case fault == LoopSelf:
+		next = s.API.URL + r.URL.RequestURI()
+	case fault == LoopPair && pg == 2:
+		next = link(1)
+	case fault == Overcount || hi < n:
+		next = link(pg + 1)
 	}
 	if pg > 1 {
-		q.Set("page", strconv.Itoa(pg-1))
-		prev = s.API.URL + r.URL.Path + "?" + q.Encode()
+		prev = link(pg - 1)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"count": len(match), "next": next, "previous": prev, "results": results})
+	writeJSON(w, http.StatusOK, map[string]any{"count": n, "next": next, "previous": prev, "results": results})
 }
 
 func (s *Server) time(st *stored) string {
@@ -498,9 +592,21 @@ func (s *Server) versionJSON(d *Dandiset, v string) map[string]any {
 	if v != "draft" {
 		status = "Published"
 	}
+	created, modified := s.versionTimes(v)
 	return map[string]any{"version": v, "name": "Dandiset " + d.ID, "asset_count": n, "size": size,
-		"status": status, "created": s.created.Format(time.RFC3339Nano), "modified": s.created.Format(time.RFC3339Nano),
+		"status": status, "created": created.Format(time.RFC3339Nano), "modified": modified.Format(time.RFC3339Nano),
 		"dandiset": map[string]any{"identifier": d.ID, "embargo_status": map[bool]string{false: "OPEN", true: "EMBARGOED"}[d.Embargoed]}}
+}
+
+// versionTimes are when a version was created and last modified: the
+// draft with the dandiset, 30 days before the server's time, and modified
+// then; a published version at the time its ID says (0.YYMMDD.HHMM), as
+// the archive names them.
+func (s *Server) versionTimes(v string) (created, modified time.Time) {
+	if t, err := time.Parse("060102.1504", strings.TrimPrefix(v, "0.")); err == nil {
+		return t, t
+	}
+	return s.created.AddDate(0, 0, -30), s.created
 }
 
 func (s *Server) versionMeta(d *Dandiset, v string) map[string]any {
