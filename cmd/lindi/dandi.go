@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/lindigo/lindi/dandi"
@@ -20,9 +21,15 @@ func isDandiFolder(name string) bool {
 }
 
 // lsDandi lists the assets of a dandiset or folder, one a line: path, size
-// in bytes and asset ID, tab-separated; glob ("" for all) filters the paths.
-func lsDandi(ctx context.Context, address, glob string, stdout io.Writer) error {
-	var opts []dandi.Option
+// in bytes and asset ID, tab-separated; glob ("" for all) filters the
+// paths, and shard i of n (0 of 1 for all) keeps a share of them. Lines
+// starting with "#" come first and name the dandiset's versions with their
+// dates, the one listed marked, as dandi-cli's ls shows them.
+func lsDandi(ctx context.Context, address, glob string, i, n int, stdout io.Writer) error {
+	if err := lsVersions(ctx, address, stdout); err != nil {
+		return err
+	}
+	opts := []dandi.Option{dandi.WithShard(i, n)}
 	if glob != "" {
 		opts = append(opts, dandi.WithGlob(glob))
 	}
@@ -35,6 +42,47 @@ func lsDandi(ctx context.Context, address, glob string, stdout io.Writer) error 
 		}
 	}
 	return nil
+}
+
+// lsVersions writes one "#" line per version of address's dandiset:
+// "# version draft, modified 2023-01-01 12:00 UTC, 6 assets, listed". A
+// version the address names that the dandiset does not have fails,
+// naming it.
+func lsVersions(ctx context.Context, address string, w io.Writer) error {
+	a, err := dandi.ParseAddress(address)
+	if err != nil {
+		return err
+	}
+	vs, err := dandi.Versions(ctx, address)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	found := false
+	for _, v := range vs {
+		when, t := "published", v.Created
+		if v.Version == dandi.DefaultVersion {
+			when, t = "modified", v.Modified
+		}
+		fmt.Fprintf(&b, "# version %s, %s %s, %d %s", printable(v.Version), when, t.UTC().Format("2006-01-02 15:04 MST"), v.AssetCount, plural(v.AssetCount, "asset"))
+		if v.Version == a.Version {
+			found = true
+			b.WriteString(", listed")
+		}
+		b.WriteByte('\n')
+	}
+	if !found {
+		return fmt.Errorf("%w: dandiset %s on %s has no version %s", dandi.ErrNotFound, a.Dandiset, a.Instance, a.Version)
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 type warnKey struct{}

@@ -17,6 +17,7 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	recursive := fs.Bool("r", false, "list the whole tree below PATH")
 	withAttrs := fs.Bool("a", false, "list attributes too")
 	long := fs.Bool("l", false, "long listing: each dataset's size and stored size (its chunks, encoded), as ls -lh prints sizes; ? when the stored size takes a request per chunk")
+	shard := fs.String("shard", "", "list only the `I/N`-th share of a dandiset's assets, as dandi.WithShard splits them (0 ≤ I < N)")
 	pos, err := parseArgs(fs, bundled(args, "alr"))
 	if err != nil {
 		return err
@@ -25,7 +26,14 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 		return usagef("ls takes FILE [PATH]")
 	}
 	if isDandiFolder(pos[0]) {
-		return lsDandi(ctx, pos[0], strings.Join(pos[1:], ""), stdout)
+		i, n, err := parseShard(*shard)
+		if err != nil {
+			return err
+		}
+		return lsDandi(ctx, pos[0], strings.Join(pos[1:], ""), i, n, stdout)
+	}
+	if *shard != "" {
+		return usagef("--shard splits the listing of a dandiset or folder, not %s", pos[0])
 	}
 	path := "/"
 	if len(pos) == 2 {

@@ -2,6 +2,7 @@
 // and HDF5 files, local or remote, and writes and amends LINDI files.
 //
 //	lindi ls [-r] [-a] [-l] FILE [PATH]
+//	lindi ls [--shard I/N] DANDISET[/FOLDER/] [GLOB]
 //	lindi info FILE [PATH]
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
 //	lindi table [-f json|csv] FILE PATH
@@ -21,6 +22,10 @@
 // (dandi://dandi/000409@draft/sub-01/x.nwb); "lindi ls" of a dandiset or
 // folder (dandi://dandi/000409, …/sub-01/) lists its assets. SELECTION is numpy syntax without
 // the brackets: "0:100, 5", "::-1", "[1, 4, 9], :", "..." (the default).
+//
+// Remote waits are bounded by LINDI_TIMEOUT (a Go duration, default 20s):
+// connecting, an answer's headers and each gap in a body; a request, with
+// its retries, lasts at most six times as long.
 //
 // lindi exits 0 on success, 1 when something fails (with one line on stderr
 // naming what), and 2 on a usage error.
@@ -68,8 +73,9 @@ const usage = `usage:
   lindi ls [-r] [-a] [-l] FILE [PATH]
                                    list a group's members (-r: the whole tree, -a: with attributes,
                                    -l: each dataset's size and stored size first, as ls -lh)
-  lindi ls DANDISET[/FOLDER/] [GLOB]
-                                   list a dandiset's assets: path, size, asset ID ('sub-*/*.nwb')
+  lindi ls [--shard I/N] DANDISET[/FOLDER/] [GLOB]
+                                   list a dandiset's assets: path, size, asset ID ('sub-*/*.nwb'),
+                                   after "#" lines naming its versions (--shard: one share of them)
   lindi info FILE [PATH]           metadata and attributes of an object (default /), as JSON
   lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
                                    read a selection of a dataset (default: all of it), or an attribute
