@@ -2,8 +2,10 @@ package dandi
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -115,6 +117,86 @@ func FuzzCheckRefs(f *testing.F) {
 			if !slices.Contains(allowed, u) {
 				t.Fatalf("accepted ref %q to %q", k, u)
 			}
+		}
+	})
+}
+
+// FuzzDecodeVersions checks that a page of versions either decodes into
+// versions the archive could name, with no negative count or size, or
+// fails with ErrResponse.
+func FuzzDecodeVersions(f *testing.F) {
+	seed(f, "testdata/versions.json")
+	f.Add([]byte(`{"count": 0, "next": null, "previous": null, "results": []}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := decodeVersions(b)
+		if err != nil {
+			if !errors.Is(err, ErrResponse) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q is not one ErrResponse line", err)
+			}
+			return
+		}
+		if *p.Count < 0 {
+			t.Fatalf("accepted count %d", *p.Count)
+		}
+		for _, v := range p.Results {
+			if !isVersion(v.Version) || v.AssetCount < 0 || v.Size < 0 {
+				t.Fatalf("accepted %+v", v)
+			}
+		}
+	})
+}
+
+// FuzzPager follows listings a hostile server makes up: each page's
+// declared count, number of results and next link come from the input
+// (next an index into the pages, or the end). Whatever they are, the
+// pager stops within count+1 pages and never follows a link twice.
+func FuzzPager(f *testing.F) {
+	f.Add([]byte{6, 3, 1, 3, 2, 0, 0})
+	f.Add([]byte{6, 3, 0})
+	f.Add([]byte{100, 3, 1, 3, 0})
+	f.Add([]byte{2, 0, 1, 0, 2, 0, 3})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 1 {
+			return
+		}
+		count := int(b[0])
+		const api = "https://api.example.org/api"
+		url := func(i int) string { return api + "/x/?page=" + strconv.Itoa(i) }
+		p := pager{apiURL: api}
+		seen := map[string]bool{}
+		cur, steps := url(0), 0
+		for i := 1; ; i += 2 {
+			if seen[cur] {
+				t.Fatalf("followed %s twice", cur)
+			}
+			seen[cur] = true
+			steps++
+			n, link := 0, -1
+			if i < len(b) {
+				n = int(b[i])
+			}
+			if i+1 < len(b) {
+				link = int(b[i+1]) - 1
+			}
+			var next *string
+			if link >= 0 {
+				s := url(link)
+				next = &s
+			}
+			u, err := p.follow(cur, count, n, next)
+			if err != nil {
+				if !errors.Is(err, ErrResponse) {
+					t.Fatalf("error %v is not ErrResponse", err)
+				}
+				return
+			}
+			if u == "" {
+				return
+			}
+			if steps > count+1 {
+				t.Fatalf("%d pages for a count of %d", steps, count)
+			}
+			cur = u
 		}
 	})
 }
