@@ -148,7 +148,7 @@ func (h *HTTP) retrying(ctx context.Context, want int, try func(ctx context.Cont
 			h.stats.retries.Add(1)
 		}
 		again = false
-		target, err := h.res.get(ctx)
+		target, err := h.resolve(ctx)
 		var a answer
 		if err == nil {
 			a = try(ctx, target)
@@ -178,6 +178,22 @@ func (h *HTTP) retrying(ctx context.Context, want int, try func(ctx context.Cont
 		return eof
 	}
 	return err
+}
+
+// resolve returns the URL to request, resolving it under the timeouts
+// (a resolver's requests wait on servers too: a DANDI API, an S3 bucket's
+// region).
+func (h *HTTP) resolve(ctx context.Context) (string, error) {
+	if !h.res.active() {
+		return h.url, nil
+	}
+	w := startWatch(ctx, h.cfg.timeout, RequestTimeout(h.cfg.timeout))
+	defer w.stop()
+	target, err := h.res.get(w.ctx)
+	if c := w.cause(ctx); err != nil && c != nil {
+		err = fmt.Errorf("source: %s: resolve: %w", h.name, c)
+	}
+	return target, err
 }
 
 // perMiB is one second per MiB of n: the time large reads get beyond the
