@@ -32,11 +32,16 @@ type Client struct {
 // NewClient returns a client with opts, which every operation of the
 // client applies before its own. An invalid option is an error.
 func NewClient(opts ...Option) (*Client, error) {
-	c := &Client{opts: append([]Option(nil), opts...), cache: newCache()}
-	if _, err := c.config(nil, nil); err != nil {
-		return nil, err
+	cfg := &config{keys: map[string]string{}}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(cfg); err != nil {
+			return nil, err
+		}
 	}
-	return c, nil
+	return &Client{opts: append([]Option(nil), opts...), cache: newCache()}, nil
 }
 
 var defaultClient = &Client{cache: newCache()}

@@ -30,7 +30,10 @@ func (c *Client) Locate(ctx context.Context, name string, lc source.LocateConfig
 	if scheme != "dandi" && scheme != "http" && scheme != "https" {
 		return source.Location{}, false, nil
 	}
-	pre := []Option{WithRetry(lc.Retry), func(c *config) error { c.warn = lc.Warn; return nil }}
+	pre := []Option{func(c *config) error { c.warn = lc.Warn; return nil }}
+	if lc.Retry.MaxAttempts > 0 {
+		pre = append(pre, WithRetry(lc.Retry))
+	}
 	if lc.Timeout > 0 {
 		pre = append(pre, WithTimeout(lc.Timeout))
 	}
