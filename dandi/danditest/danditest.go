@@ -2,10 +2,13 @@
 // REST API whose answers have the real API's shapes (dandi-archive's
 // serializers, as dandi-cli's dandiapi.py reads them), an "S3" bucket that
 // serves the blobs with byte ranges and the Zarr assets' objects, and a
-// service of precomputed LINDI files. Listings come in small pages; an
-// embargoed dandiset answers 401 without the API key and 403 with another;
-// /download/ answers 302 to the bucket with a signature the bucket checks,
-// as a presigned S3 URL.
+// service of precomputed LINDI files. Listings (assets and versions) come
+// in small pages; an embargoed dandiset answers 401 without the API key
+// and 403 with another; /download/ answers 302 to the bucket with a
+// signature the bucket checks, as a presigned S3 URL. SetFault makes it
+// misbehave as hostile or broken servers do: listings whose next links
+// loop or outgrow their count, an API and bucket that never answer or that
+// drip their answers a byte at a time.
 //
 // Server.Setenv points the instance named Instance at the server (through
 // dandi.InstancesEnv) and sets its API key's variable, so that dandi://
@@ -595,7 +598,9 @@ func (s *Server) versionJSON(d *Dandiset, v string) map[string]any {
 	created, modified := s.versionTimes(v)
 	return map[string]any{"version": v, "name": "Dandiset " + d.ID, "asset_count": n, "size": size,
 		"status": status, "created": created.Format(time.RFC3339Nano), "modified": modified.Format(time.RFC3339Nano),
-		"dandiset": map[string]any{"identifier": d.ID, "embargo_status": map[bool]string{false: "OPEN", true: "EMBARGOED"}[d.Embargoed]}}
+		"dandiset": map[string]any{"identifier": d.ID, "created": s.created.AddDate(0, 0, -30).Format(time.RFC3339Nano),
+			"modified": s.created.Format(time.RFC3339Nano), "contact_person": "Doe, Jane",
+			"embargo_status": map[bool]string{false: "OPEN", true: "EMBARGOED"}[d.Embargoed]}}
 }
 
 // versionTimes are when a version was created and last modified: the
