@@ -1,6 +1,7 @@
 package source
 
 import (
+	"net/url"
 	"testing"
 	"time"
 )
@@ -30,5 +31,21 @@ func FuzzRetryAfter(f *testing.F) {
 		if d, ok := retryAfter(s, now); ok && d < 0 {
 			t.Fatalf("%q gave negative wait %v", s, d)
 		}
+	})
+}
+
+// FuzzExpiry reads presigned-URL expiries from any query: a time or zero,
+// never a panic, and never a time for a URL that carries no expiry.
+func FuzzExpiry(f *testing.F) {
+	f.Add("https://s3/b?X-Amz-Date=20250101T000000Z&X-Amz-Expires=3600")
+	f.Add("https://s3/b?Expires=1700000000")
+	f.Add("https://s3/b?X-Amz-Date=2025&X-Amz-Expires=-5&Expires=999999999999999999")
+	f.Fuzz(func(t *testing.T, raw string) {
+		e := expiry(raw)
+		u, err := url.Parse(raw)
+		if (err != nil || !u.Query().Has("Expires") && !u.Query().Has("X-Amz-Expires")) && !e.IsZero() {
+			t.Fatalf("expiry(%q) = %v without an Expires parameter", raw, e)
+		}
+		_ = e.Before(time.Now())
 	})
 }
