@@ -195,11 +195,38 @@ func (d *dsIndex) inline(ctx context.Context, t *hdf5.Datatype) (bool, error) {
 	default: // numbers, bytes and opaque (|V n) elements: their stored bytes
 		chunk = raw
 	}
+	zarray := d.zarray(shape, chunks, dtype, fill, filters)
 	if d.n > 0 {
-		d.refs = map[string]any{d.zeroKey(): inlineRef(chunk)}
+		p, err := pack(chunk, packItem(dtype))
+		if err != nil {
+			return false, err
+		}
+		d.refs = map[string]any{d.zeroKey(): p.ref}
+		if p.compressor != nil {
+			zarray["compressor"] = p.compressor
+		}
 	}
-	d.commit(d.zarray(shape, chunks, dtype, fill, filters))
+	d.commit(zarray)
 	return true, nil
+}
+
+// packItem is the element size by which an inline chunk of dtype is
+// compressed (blosc's typesize): a number's size, 4 for a fixed-width
+// string's UTF-32 characters, 1 for bytes and JSON.
+func packItem(dtype string) int {
+	if len(dtype) < 3 {
+		return 1
+	}
+	n, err := strconv.Atoi(dtype[2:])
+	switch {
+	case err != nil:
+		return 1
+	case dtype[1] == 'U':
+		return 4
+	case strings.ContainsRune("iufcmM", rune(dtype[1])):
+		return n
+	}
+	return 1
 }
 
 // objects decodes variable-length strings and references into JSON items.

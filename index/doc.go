@@ -16,9 +16,14 @@
 // become _EXTERNAL_ARRAY_LINKs (unless AllChunks), and a URL that 5 or more
 // refs name becomes a {{u1}} template.
 //
+// Inline chunks are stored as the shortest of their raw bytes and three
+// blosc encodings (zstd with and without shuffle, lz4 as lindi writes them
+// all), counted with the compressor's configuration: no inline chunk is
+// larger than lindi's, and the cached NWB specification (scalar strings,
+// UTF-32 as numpy's <U n) shrinks to a third of lindi's blosc-lz4.
+//
 // Where lindi would fail or write what does not read back, the index writes
-// what reads correctly: inline chunks are stored raw (lindi compresses them
-// with blosc, which would need an encoder); a dataset whose filters have no
+// what reads correctly: a dataset whose filters have no
 // numcodecs equivalent (lzf, szip, …), whose chunks skip filters, whose
 // type lindi cannot inline, or whose data this reader cannot read (virtual
 // datasets, external raw data, scaleoffset) becomes an _EXTERNAL_ARRAY_LINK
