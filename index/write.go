@@ -11,6 +11,7 @@ import (
 
 	_ "github.com/lindigo/lindi/dandi" // locates DANDI addresses
 	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
 )
@@ -20,9 +21,10 @@ import (
 const remotePage = 256 << 10
 
 // WriteFile indexes the HDF5 file src (a local path or an http(s) URL) and
-// writes its LINDI JSON to out, atomically: to a temporary file beside out,
-// renamed over it only when the whole document was written, so that a
-// failure leaves no half-written JSON. The refs name a URL as given and a
+// writes its LINDI JSON to out, atomically (atomicfile.WriteFile): to a
+// temporary file beside out, synced and renamed over it only when the whole
+// document was written, so that a failure leaves no half-written JSON. A
+// new out has mode 0666 less the umask, a replaced one keeps its mode. The refs name a URL as given and a
 // local src by its absolute path, which Python lindi reads too; RelativeRefs
 // names a src in out's directory "./NAME" instead. WithURL overrides either.
 // When out already holds the same document but for its creationDate, it is
@@ -134,19 +136,7 @@ func DefaultOutput(src string) string {
 }
 
 func writeAtomic(out string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), out)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.WriteFile(out, data); err != nil {
 		return fmt.Errorf("index: write %s: %w", out, err)
 	}
 	return nil

@@ -42,9 +42,13 @@ type Amendment struct {
 // inline): out refers to src's chunks, which are never copied or modified.
 // It fails if out exists (OpenAmendment adds to an existing one; the option
 // h5.WithReplace replaces it) or if src is not NWB. out appears only when
-// the amendment is first committed (Flush or Close): one that is discarded
-// or never closed (a process that stops) leaves nothing, and the same Amend
-// runs again.
+// the amendment is first committed (Flush or Close); until then it is
+// written to a hidden file beside it, ".NAME.tmp-PID-XXXXXXXXXX". Discard
+// removes that file, and so does the lindi command stopped by SIGINT or
+// SIGTERM. A process killed outright (SIGKILL, a crash) leaves it; the
+// next Amend or create of the same out removes it once its process is
+// gone, no process holds it locked and it has not changed for 10 seconds,
+// and the same Amend runs again.
 func Amend(ctx context.Context, src, out string, opts ...h5.Option) (*Amendment, error) {
 	sf, err := Open(ctx, src, opts...)
 	if err != nil {

@@ -4,10 +4,15 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
+	"time"
 )
 
 // TestAmendSmall: an amendment adding one 24-row table to a pynwb-written
@@ -83,4 +88,56 @@ func docSize(t *testing.T, out string) int64 {
 		t.Fatal("no lindi.json in the tar")
 	}
 	return n
+}
+
+// TestAmendLeavesNothing: a discarded amendment leaves no file, and a new
+// Amend of the same output removes what a killed one left (a staged
+// container named by a process that is gone), not another live writer's.
+func TestAmendLeavesNothing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "a.lindi.tar")
+	a, err := Amend(ctx, amendSource, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Processing(ctx, "p", "d"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("Discard left %v", ents)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, ".a.lindi.tar.tmp-"+strconv.Itoa(cmd.Process.Pid)+"-abcdefghij")
+	if err := os.WriteFile(stale, []byte("left by a killed amendment"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(stale, old, old)
+	live, err := Amend(ctx, amendSource, out) // stays open: its stage is a live writer's
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Discard()
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed amendment's file is still there (%v)", err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		os.Chtimes(filepath.Join(dir, e.Name()), old, old)
+	}
+	b, err := Amend(ctx, amendSource, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadDir(dir); len(after) != len(ents)+1 {
+		t.Errorf("a live amendment's stage was removed: %d entries, want %d", len(after), len(ents)+1)
+	}
+	b.Discard()
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/lindigo/lindi/dandi"
 	"github.com/lindigo/lindi/index"
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/io/source"
 )
 
@@ -193,25 +193,13 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ int, results func(*Re
 	return index.WriteManifest(f.Name, entries)
 }
 
-// writeAtomic writes data to a temporary file beside name, then renames it
-// over name.
+// writeAtomic writes data to name atomically (atomicfile.WriteFile: synced,
+// renamed over name, mode 0666 less the umask), making its directory.
 func writeAtomic(name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+path.Base(filepath.ToSlash(name))+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.WriteFile(name, data); err != nil {
 		return fmt.Errorf("lindibeam: write %s: %w", name, err)
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/selection"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -198,7 +199,8 @@ func writeOutput(a *h5.Array, format, out string, stdout io.Writer) error {
 }
 
 // writeFile runs write on a buffered stdout, or on a temporary file beside
-// out renamed to out once complete: a failure leaves no file behind. An out
+// out renamed to out once complete (atomicfile.Replace: mode 0666 less the
+// umask for a new out): a failure leaves no file behind. An out
 // that exists and is not a regular file (/dev/null, a named pipe, a terminal)
 // is written in place: renaming over it would replace the device.
 func writeFile(out string, stdout io.Writer, write func(io.Writer) error) (err error) {
@@ -219,37 +221,15 @@ func writeFile(out string, stdout io.Writer, write func(io.Writer) error) (err e
 		}
 		return nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
-	if err != nil {
+	err = atomicfile.Replace(out, write, nil)
+	// An error of the temporary file, or of its rename, is one of out; others
+	// (reading the source) are returned as they are.
+	var pe *fs.PathError
+	var le *os.LinkError
+	if errors.As(err, &le) || errors.As(err, &pe) && strings.HasPrefix(filepath.Base(pe.Path), "."+filepath.Base(out)+".tmp-") {
 		return outputError(out, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	if err := write(bw); err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Path == tmp.Name() {
-			return outputError(out, err)
-		}
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return outputError(out, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return outputError(out, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return outputError(out, err)
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return outputError(out, err)
-	}
-	return nil
+	return err
 }
 
 // writeBuffered runs write on w through a buffer and flushes it.

@@ -44,7 +44,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/io/fetch"
 	"github.com/lindigo/lindi/io/source"
 )
@@ -54,10 +56,46 @@ func main() {
 	// Writes to a closed stdout then fail with EPIPE, which run treats as
 	// the end of the output, instead of killing the process.
 	signal.Ignore(syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := onSignal(cancel)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// stopGrace is how long a command stopped by a signal has to return (its
+// writers discard what they staged) before the process exits anyway.
+const stopGrace = 3 * time.Second
+
+// onSignal makes SIGINT and SIGTERM stop the command: the first cancels its
+// context, and the command, returning, discards what it wrote; if it has
+// not returned within stopGrace, or at a second signal, the temporaries
+// and staged outputs of the process are removed (atomicfile.RemoveOwn) and
+// it exits with status 1. The returned function stops listening.
+func onSignal(cancel context.CancelFunc) (stop func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		cancel()
+		select {
+		case <-sigs:
+		case <-time.After(stopGrace):
+		case <-done:
+			return
+		}
+		atomicfile.RemoveOwn()
+		os.Exit(1)
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }
 
 // usageError is a mistake in the command line: exit status 2.

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lindigo/lindi/internal/atomicfile"
 )
 
 // DefaultDiskCacheBytes is the capacity of a DiskCache made by NewDiskCache
@@ -103,19 +105,21 @@ func (d *DiskCache) put(path string, data []byte) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return
-	}
 	buf := make([]byte, 0, size)
 	buf = append(buf, diskMagic...)
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(len(data)))
 	buf = append(buf, data...)
 	buf = binary.LittleEndian.AppendUint32(buf, crc32.ChecksumIEEE(data))
-	_, werr := tmp.Write(buf)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
+	// Not atomicfile.Replace: its scan for stale temporaries would list the
+	// cache's directory at every put; evict removes them.
+	tmp, err := atomicfile.WriteTemp(path, atomicfile.Perm, atomicfile.Data(buf), nil)
+	if err != nil {
+		return
+	}
+	err = os.Rename(tmp, path)
+	atomicfile.Untrack(tmp)
+	if err != nil {
+		os.Remove(tmp)
 		return
 	}
 	if d.used.Add(size) > d.max || !d.known.Load() {
@@ -149,7 +153,7 @@ func (d *DiskCache) evict() {
 		if err != nil {
 			return nil
 		}
-		if strings.HasPrefix(e.Name(), ".tmp-") {
+		if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-") { // atomicfile.TempName's
 			if time.Since(info.ModTime()) > staleTemp {
 				os.Remove(path)
 			}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/store"
 )
@@ -118,11 +119,11 @@ func compactTar(ctx context.Context, src, dst string) error {
 	}
 	slices.SortFunc(blobs, func(a, b record) int { return int(a.d - b.d) })
 	recs, old, index := tarLayout(doc, blobs)
-	tmp, w, err := driver.CreateTemp(dst, 0o644)
+	tmp, w, err := atomicfile.CreateTemp(dst, atomicfile.Perm)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp)
+	defer func() { os.Remove(tmp); atomicfile.Untrack(tmp) }()
 	err = writeTar(ctx, w, f, old, recs, index, doc)
 	if cerr := w.Close(); err == nil {
 		err = cerr
@@ -133,7 +134,7 @@ func compactTar(ctx context.Context, src, dst string) error {
 	if err := os.Rename(tmp, dst); err != nil {
 		return err
 	}
-	return driver.SyncDir(filepath.Dir(dst))
+	return atomicfile.SyncDir(filepath.Dir(dst))
 }
 
 // tarLayout places the members of a compacted tar: the entry, the index,
@@ -225,15 +226,17 @@ func compactDir(ctx context.Context, src, dst string) error {
 	if src == dst {
 		return pruneBlobs(src, names)
 	}
-	tmp := driver.TempName(dst)
-	if err := os.Mkdir(tmp, 0o755); err != nil {
+	tmp := atomicfile.TempName(dst)
+	if err := os.Mkdir(tmp, 0o777); err != nil {
 		return err
 	}
+	atomicfile.Track(tmp)
 	ok := false
 	defer func() {
 		if !ok {
 			os.RemoveAll(tmp)
 		}
+		atomicfile.Untrack(tmp)
 	}()
 	dirs := map[string]bool{tmp: true}
 	for _, n := range append(names, jsonName) {
@@ -249,7 +252,7 @@ func compactDir(ctx context.Context, src, dst string) error {
 		}
 	}
 	for d := range dirs {
-		if err := driver.SyncDir(d); err != nil {
+		if err := atomicfile.SyncDir(d); err != nil {
 			return err
 		}
 	}
@@ -257,7 +260,7 @@ func compactDir(ctx context.Context, src, dst string) error {
 		return err
 	}
 	ok = true
-	return driver.SyncDir(filepath.Dir(dst))
+	return atomicfile.SyncDir(filepath.Dir(dst))
 }
 
 // copyFile copies the file from to the new file to, with its directories,
@@ -268,10 +271,10 @@ func copyFile(from, to string) error {
 		return err
 	}
 	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
 		return err
 	}
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, atomicfile.Perm)
 	if err != nil {
 		return err
 	}
@@ -319,5 +322,5 @@ func pruneBlobs(root string, live []string) error {
 	for i := len(dirs) - 1; i > 0; i-- { // deepest first; blobs/ itself stays
 		os.Remove(dirs[i]) // fails, as it should, on a directory still holding files
 	}
-	return driver.SyncDir(root)
+	return atomicfile.SyncDir(root)
 }

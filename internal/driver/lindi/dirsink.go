@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/store"
 )
@@ -49,7 +50,7 @@ func (dirContainer) Create(ctx context.Context, name string, replace bool) (driv
 	if err != nil {
 		return nil, fmt.Errorf("lindi: %w", err)
 	}
-	if err := os.Mkdir(tmp, 0o755); err != nil {
+	if err := os.Mkdir(tmp, 0o777); err != nil {
 		return nil, fmt.Errorf("lindi: create %s: %w", abs, bare(err))
 	}
 	s, err := openDirSink(tmp, nil)
@@ -255,10 +256,10 @@ func (s *dirSink) freeName(name string) string {
 // writeFile creates the file p, with its directories, holding data, and
 // syncs it; a file that could not be written whole is removed.
 func writeFile(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, atomicfile.Perm)
 	if err != nil {
 		return err
 	}
@@ -329,7 +330,7 @@ func (s *dirSink) committed() {
 // replaceDoc is the commit's writes.
 func (s *dirSink) replaceDoc(doc []byte) error {
 	for d := range s.dirs {
-		if err := driver.SyncDir(d); err != nil {
+		if err := atomicfile.SyncDir(d); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,9 @@ package lindi
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -20,7 +22,13 @@ func TestStaleStages(t *testing.T) {
 			p := filepath.Join(dir, name)
 			c := driver.ContainerFor(p)
 			old := time.Now().Add(-time.Minute)
-			stale := driver.TempName(p)
+			// A killed writer's stage: the name TempName gives, with the pid
+			// of a process that has exited.
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			if err := cmd.Run(); err != nil {
+				t.Fatal(err)
+			}
+			stale := filepath.Join(dir, "."+name+".tmp-"+strconv.Itoa(cmd.Process.Pid)+"-abcdefghij")
 			if err := os.WriteFile(stale, []byte("left by a killed writer"), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/store"
 )
@@ -95,7 +96,7 @@ func prettyEmpty() []byte {
 
 // createStaged makes the new file tmp holding data, locked and synced.
 func createStaged(tmp string, data []byte) (*os.File, error) {
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, atomicfile.Perm)
 	if err != nil {
 		return nil, err
 	}

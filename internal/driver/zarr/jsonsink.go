@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/store"
 )
@@ -41,10 +42,13 @@ func (c JSONContainer) Create(ctx context.Context, name string, replace bool) (d
 	if err != nil {
 		return nil, err
 	}
-	if _, err := driver.Stage(s.path, replace); err != nil {
+	tmp, err := driver.Stage(s.path, replace)
+	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("zarr: %w", err)
 	}
+	atomicfile.Untrack(tmp)        // only its check was wanted: the file is made at the first commit
+	atomicfile.RemoveStale(s.path) // what killed writers of it left
 	s.doc, s.fresh, s.replace = []byte(driver.EmptyDocument), true, replace
 	return s, nil
 }
@@ -159,7 +163,7 @@ func (s *jsonSink) Commit(ctx context.Context, doc []byte) error {
 
 // create makes the file at its first commit. Called with mu held.
 func (s *jsonSink) create(doc []byte) error {
-	tmp, err := driver.WriteTemp(s.path, doc, 0o644, jsonAt)
+	tmp, err := atomicfile.WriteTemp(s.path, atomicfile.Perm, atomicfile.Data(doc), jsonAt)
 	if err == nil {
 		if err = driver.Publish(tmp, s.path, s.replace); err != nil {
 			os.Remove(tmp)
