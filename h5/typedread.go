@@ -48,6 +48,22 @@ func Read[T Element](ctx context.Context, d *Dataset, sel selection.Selection) (
 	return t, nil
 }
 
+// ReadScalar reads the one element of a scalar dataset (or of an array of
+// one element) as T, by the rules of Read: a string dataset's text, a
+// float attribute-like value, a reference. A dataset of another size fails
+// with ErrType naming it.
+func ReadScalar[T Element](ctx context.Context, d *Dataset) (T, error) {
+	var zero T
+	if n := d.Size(); n != 1 {
+		return zero, fmt.Errorf("h5: read %s as one %s: %w: it has %d elements", d.path, reflect.TypeFor[T](), ErrType, n)
+	}
+	t, err := Read[T](ctx, d, nil)
+	if err != nil {
+		return zero, err
+	}
+	return t.Data[0], nil
+}
+
 // ReadExact reads the selection sel of a numeric dataset as a Typed[T] without
 // converting: T must be the Go type of the dataset's dtype (int16 for "<i2",
 // float64 for ">f8", uint8 for "|b1", …), or the read fails with ErrType. The

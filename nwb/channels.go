@@ -21,9 +21,20 @@ import (
 // with ErrIndex when a position is outside the table or the region's length
 // is not the number of channels.
 func (ts *TimeSeries) Electrodes(ctx context.Context) ([]int, *Electrodes, error) {
-	d, err := ts.g.Dataset(ctx, "electrodes")
+	rows, t, err := ts.region(ctx, "electrodes")
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, NewElectrodes(t), nil
+}
+
+// region reads the series' DynamicTableRegion name (electrodes, rois): the
+// rows it selects, one per channel of the data's second axis, and the
+// table it selects them from.
+func (ts *TimeSeries) region(ctx context.Context, name string) ([]int, *Table, error) {
+	d, err := ts.g.Dataset(ctx, name)
 	if errors.Is(err, h5.ErrNotFound) {
-		return nil, nil, fmt.Errorf("nwb: %s has no electrodes region: %w", ts.Path(), unprefixed{h5.ErrNotFound})
+		return nil, nil, fmt.Errorf("nwb: %s has no %s region: %w", ts.Path(), name, unprefixed{h5.ErrNotFound})
 	}
 	if err != nil {
 		return nil, nil, err // h5's error names the path
@@ -32,7 +43,7 @@ func (ts *TimeSeries) Electrodes(ctx context.Context) ([]int, *Electrodes, error
 		return nil, nil, fmt.Errorf("%w: region %s has shape %v, not 1-D", ErrIndex, d.Path(), d.Shape())
 	}
 	if sh := ts.data.Shape(); len(sh) >= 2 && sh[1] != d.Shape()[0] {
-		return nil, nil, fmt.Errorf("%w: region %s has %d electrodes for data of shape %v", ErrIndex, d.Path(), d.Shape()[0], sh)
+		return nil, nil, fmt.Errorf("%w: region %s has %d rows for data of shape %v", ErrIndex, d.Path(), d.Shape()[0], sh)
 	}
 	ref, err := d.Attrs().Ref("table")
 	if err != nil {
@@ -51,5 +62,5 @@ func (ts *TimeSeries) Electrodes(ctx context.Context) ([]int, *Electrodes, error
 			return nil, nil, fmt.Errorf("%w: %s: channel %d is row %d of %s, which has %d", ErrIndex, d.Path(), i, r, t.Path(), t.Len())
 		}
 	}
-	return v.Data, NewElectrodes(t), nil
+	return v.Data, t, nil
 }
