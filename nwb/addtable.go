@@ -773,3 +773,45 @@ func writeOld(ctx context.Context, d *h5.Dataset, old *h5.Array, widen bool) err
 	}
 	return err
 }
+
+// AddColumn adds the column c to the existing DynamicTable at path (units,
+// electrodes, trials, a table of a processing module, …): plain, ragged
+// with its indexes, a region of another table, references. The column must
+// have one row per row of the table and a name no member of the table has;
+// it is written with hdmf's attributes and a new object_id, and its name is
+// appended to the table's colnames. Nothing is written when it fails.
+func (a *Amendment) AddColumn(ctx context.Context, path string, c ColumnSpec) (*Table, error) {
+	t, err := a.Table(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	what := t.Path()
+	for _, d := range c.datasets() {
+		if err := checkFree(t.g, d); err != nil {
+			return nil, err
+		}
+	}
+	if reservedColumns[c.Name] {
+		return nil, fmt.Errorf("%w: %s: a column cannot be called %q, the name of a DynamicTable field in hdmf", ErrSpec, what, c.Name)
+	}
+	if _, err := checkColumns(ctx, a.File, what, []ColumnSpec{c}, nil, t.Len()); err != nil {
+		return nil, err
+	}
+	colnames, err := columnNames(ctx, t.g)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeColumn(ctx, t.g, &c); err != nil {
+		for _, d := range c.datasets() {
+			err = undo(ctx, t.g, d, err)
+		}
+		return nil, err
+	}
+	if err := t.g.SetAttr(ctx, "colnames", append(slices.Clone(colnames), c.Name)); err != nil {
+		for _, d := range c.datasets() {
+			err = undo(ctx, t.g, d, err)
+		}
+		return nil, err
+	}
+	return a.Table(ctx, what)
+}
