@@ -641,7 +641,7 @@ func (s *tarSink) Close() error {
 	}
 	err = errors.Join(err, unlock(s.f), s.f.Close())
 	if s.stage != "" { // never committed: nothing of it stays
-		err = driver.Unstage(s.path)
+		err = errors.Join(err, driver.Unstage(s.path))
 	}
 	if err != nil {
 		return fmt.Errorf("lindi: %s: close: %w", s.path, err)
