@@ -105,7 +105,7 @@ func openWritable(ctx context.Context, name string, create bool, initial []byte,
 	if isURL(name) {
 		return fail(errors.New("a remote file cannot be written: make a local amendable copy (lindi cp)"))
 	}
-	c := driver.ContainerFor(name)
+	c := driver.ContainerFor(containers, name)
 	if c == nil {
 		return fail(errors.New("not a LINDI file name: the name must end in .lindi.json, .lindi.tar or .lindi.d"))
 	}
@@ -135,7 +135,7 @@ func openWritable(ctx context.Context, name string, create bool, initial []byte,
 	}
 	// A new file is committed at its first Flush or Close even if nothing
 	// was written, as h5py's file is made at once.
-	root, ed, err := driver.OpenEditor(ctx, f.env, name, doc, sink, create)
+	root, ed, err := openEditor(ctx, f.env, name, doc, sink, create)
 	if err != nil {
 		sink.Close()
 		f.env.Pool.Close()
@@ -687,7 +687,7 @@ func (d *Dataset) recode(ctx context.Context, old *driver.Dataset, coords []int)
 // lock meanwhile. It costs the live bytes. A .lindi.json has nothing to
 // reclaim.
 func CompactFile(ctx context.Context, name string) error {
-	c := driver.ContainerFor(name)
+	c := driver.ContainerFor(containers, name)
 	cc, ok := c.(driver.Compacter)
 	if isURL(name) || !ok {
 		return fmt.Errorf("h5: compact %s: only a local .lindi.tar or .lindi.d is compacted", source.Redact(name))

@@ -16,25 +16,25 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
-// dirContainer writes .lindi.d directories.
-type dirContainer struct{}
+// DirContainer writes .lindi.d directories.
+type DirContainer struct{}
 
 // Claims takes the names Python lindi writes as a directory: any ending in
 // ".d" (so ".lindi.d"), with or without a trailing slash.
 // Name is the format's name, as the reading driver gives it.
-func (dirContainer) Name() string { return "LINDI directory" }
+func (DirContainer) Name() string { return "LINDI directory" }
 
 // Compact compacts the directory in place (Compact).
-func (dirContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
+func (DirContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
 
-func (dirContainer) Claims(name string) bool {
+func (DirContainer) Claims(name string) bool {
 	return strings.HasSuffix(strings.TrimRight(name, `/`+string(filepath.Separator)), ".d")
 }
 
 // Create makes a directory holding lindi.json (the empty document,
 // formatted as Python lindi writes it) beside name (driver.Stage); it
 // becomes name at the first commit (driver.Publish).
-func (dirContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
+func (DirContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (s *dirSink) publish() error {
 
 // OpenSink opens the directory name, holding lindi.json, for amending.
 // Temporary files a killed writer left are removed.
-func (dirContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
+func (DirContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -18,7 +18,7 @@ func TestStaleStages(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, name)
-			c := driver.ContainerFor(p)
+			c := driver.ContainerFor(Containers(), p)
 			old := time.Now().Add(-time.Minute)
 			stale := driver.TempName(p)
 			if err := os.WriteFile(stale, []byte("left by a killed writer"), 0o644); err != nil {

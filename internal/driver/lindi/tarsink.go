@@ -17,18 +17,18 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
-// tarContainer writes .lindi.tar files.
-type tarContainer struct{}
+// TarContainer writes .lindi.tar files.
+type TarContainer struct{}
 
 // Claims takes the names Python lindi writes as a tar: any ending in ".tar"
 // (so ".lindi.tar" and ".nwb.lindi.tar").
 // Name is the format's name, as the reading driver gives it.
-func (tarContainer) Name() string { return "LINDI tar" }
+func (TarContainer) Name() string { return "LINDI tar" }
 
 // Compact compacts the tar in place (Compact).
-func (tarContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
+func (TarContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
 
-func (tarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".tar") }
+func (TarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".tar") }
 
 // Create writes a new tar laid out as Python lindi's LindiTarFile.create
 // leaves it, byte for byte: the entry at 512, the index at 2048 padded to
@@ -36,7 +36,7 @@ func (tarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".
 // zero bytes. It is written to a temporary file beside name (driver.Stage)
 // that becomes name at the first commit (driver.Publish), so that a writer
 // that stops before it leaves name as it was.
-func (tarContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
+func (TarContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (s *tarSink) publish() error {
 // tail left by a writer that was killed (blobs appended after the last
 // committed member, or a missing zero tail) is cut off and the 1024 zero
 // bytes put back, as Python lindi needs them to append.
-func (tarContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
+func (TarContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/lindigo/lindi/internal/driver"
-	"github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/store"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -99,7 +98,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		if t.lindi != nil {
 			resolve = t.lindi.Resolve
 		}
-		d.Storage = hdf5.NewExternalLink(t.env, ext, path, resolve)
+		d.Storage = driver.NewArrayLink(t.env, ext, path, resolve)
 		return d, nil
 	}
 	if t.hdmf() && shapeBug(meta, compound) {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
-	"github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
@@ -224,7 +223,7 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		if err != nil {
 			return fail(fmt.Errorf("%w: %w", driver.ErrFormat, err))
 		}
-		d.Storage = hdf5.NewExternalLink(t.env, link, path, t.resolve)
+		d.Storage = driver.NewArrayLink(t.env, link, path, t.resolve)
 		return d
 	}
 	shape, chunks := a.Shape, readChunks

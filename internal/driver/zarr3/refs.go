@@ -21,14 +21,13 @@ import (
 // refs.json of a directory (local or a URL) that also holds, under index/,
 // the chunk indexes of the arrays with too many chunks to list (index.go).
 
-func init() { driver.OpenZarr3Refs = openRefs }
-
 // refsName is the reference document of a zarrshadow directory.
 const refsName = "refs.json"
 
-// openRefs reads the tree of a parsed reference document whose root is a
-// Zarr v3 node.
-func openRefs(ctx context.Context, env *driver.Env, st *store.LINDI) (*driver.Group, error) {
+// OpenRefs reads the tree of a parsed reference document whose root is a
+// Zarr v3 node: the LINDI drivers read the document (a .json file, a
+// container's lindi.json) and hand it here when its root says Zarr v3.
+func OpenRefs(ctx context.Context, env *driver.Env, st *store.LINDI) (*driver.Group, error) {
 	t := &tree{env: env, st: st, refs: st, root: st.Name()}
 	doc, err := t.meta(ctx, metaName)
 	if err != nil {
