@@ -639,18 +639,8 @@ func chunkGrid(shape, chunks []int) iter.Seq[[]int] {
 			grid[i] = (shape[i] + chunks[i] - 1) / chunks[i]
 		}
 		k := make([]int, len(shape))
-		for {
+		for more := true; more; more = selection.NextCoords(k, grid) {
 			if !yield(slices.Clone(k)) {
-				return
-			}
-			d := len(k) - 1
-			for ; d >= 0; d-- {
-				if k[d]++; k[d] < grid[d] {
-					break
-				}
-				k[d] = 0
-			}
-			if d < 0 {
 				return
 			}
 		}

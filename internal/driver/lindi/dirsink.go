@@ -64,22 +64,8 @@ func (DirContainer) Create(ctx context.Context, name string, replace bool) (driv
 		driver.Unstage(tmp)
 		return nil, err
 	}
-	s.stage, s.replace = abs, replace
+	s.stage = staging{name: abs, replace: replace}
 	return s, nil
-}
-
-// publish makes a directory from Create its name at its first commit.
-func (s *dirSink) publish() error {
-	if s.stage == "" {
-		return nil
-	}
-	if err := driver.Publish(s.root, s.stage, s.replace); err != nil {
-		return fmt.Errorf("lindi: create %s: %w", s.stage, err)
-	}
-	s.mu.Lock()
-	s.root, s.stage = s.stage, ""
-	s.mu.Unlock()
-	return nil
 }
 
 // OpenSink opens the directory name, holding lindi.json, for amending.
@@ -138,10 +124,7 @@ func openDirSink(abs string, doc []byte) (*dirSink, error) {
 type dirSink struct {
 	root  string
 	lockf *os.File // the directory, locked
-	// stage is the name a directory from Create takes at its first commit
-	// (publish), "" once it has; replace says it replaces what is there.
-	stage   string
-	replace bool
+	stage staging  // of a directory from Create, until its first commit
 	// writeFile and replaceFile write blob files and lindi.json; tests
 	// replace them to fail as a full disk does.
 	writeFile   func(p string, data []byte) error
@@ -304,7 +287,7 @@ func (s *dirSink) Commit(ctx context.Context, doc []byte) error {
 	}
 	if s.doc != nil && bytes.Equal(doc, s.doc) {
 		s.committed()
-		return s.publish()
+		return s.stage.publish(&s.mu, &s.root)
 	}
 	if err := s.replaceDoc(doc); err != nil {
 		s.mu.Lock()
@@ -316,7 +299,7 @@ func (s *dirSink) Commit(ctx context.Context, doc []byte) error {
 	}
 	s.doc = doc
 	s.committed()
-	return s.publish()
+	return s.stage.publish(&s.mu, &s.root)
 }
 
 // committed forgets the blobs and directories of the commit just made.
@@ -370,9 +353,7 @@ func (s *dirSink) Close() error {
 	}
 	s.mu.Unlock()
 	err := errors.Join(unlock(s.lockf), s.lockf.Close())
-	if s.stage != "" { // never committed: nothing of it stays
-		err = errors.Join(err, driver.Unstage(s.root))
-	}
+	err = errors.Join(err, s.stage.discard(s.root))
 	if err != nil {
 		return fmt.Errorf("lindi: %s: close: %w", s.root, err)
 	}

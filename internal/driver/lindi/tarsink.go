@@ -79,7 +79,7 @@ func (TarContainer) Create(ctx context.Context, name string, replace bool) (driv
 		return nil, fmt.Errorf("lindi: create %s: %w", abs, bare(err))
 	}
 	s := newTarSink(tmp, f, recs, doc)
-	s.stage, s.replace = abs, replace
+	s.stage = staging{name: abs, replace: replace}
 	return s, nil
 }
 
@@ -112,22 +112,6 @@ func createStaged(tmp string, data []byte) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
-}
-
-// publish makes a tar from Create its name at its first commit. Called
-// while committing, so that no Blob or Member runs meanwhile but Member
-// (which takes mu).
-func (s *tarSink) publish() error {
-	if s.stage == "" {
-		return nil
-	}
-	if err := driver.Publish(s.path, s.stage, s.replace); err != nil {
-		return fmt.Errorf("lindi: create %s: %w", s.stage, err)
-	}
-	s.mu.Lock()
-	s.path, s.stage = s.stage, ""
-	s.mu.Unlock()
-	return nil
 }
 
 // OpenSink opens the tar at name, ours or Python lindi's, for amending. A
@@ -277,12 +261,9 @@ func allZero(b []byte) bool {
 // Commit waits for the writes in flight and holds off new reservations
 // while it appends and switches the entry, but never blocks Member.
 type tarSink struct {
-	path string // absolute
-	f    *os.File
-	// stage is the name a tar from Create takes at its first commit
-	// (publish), "" once it has; replace says it replaces what is there.
-	stage   string
-	replace bool
+	path  string // absolute
+	f     *os.File
+	stage staging // of a tar from Create, until its first commit
 	// writeAt and sync write the file; tests replace them to fail as a
 	// full disk does.
 	writeAt func(p []byte, off int64) (int, error)
@@ -515,7 +496,7 @@ func (s *tarSink) Commit(ctx context.Context, doc []byte) error {
 		return err
 	}
 	if len(pending) == 0 && bytes.Equal(doc, s.doc) {
-		return s.publish()
+		return s.stage.publish(&s.mu, &s.path)
 	}
 	at("blobs")
 	recs, err := s.appendMeta(doc, pending, end)
@@ -525,7 +506,7 @@ func (s *tarSink) Commit(ctx context.Context, doc []byte) error {
 	s.mu.Lock()
 	s.setCommitted(recs, doc)
 	s.mu.Unlock()
-	return s.publish()
+	return s.stage.publish(&s.mu, &s.path)
 }
 
 // fail records a failed write, after which the sink refuses to go on.
@@ -639,9 +620,7 @@ func (s *tarSink) Close() error {
 		}
 	}
 	err = errors.Join(err, unlock(s.f), s.f.Close())
-	if s.stage != "" { // never committed: nothing of it stays
-		err = driver.Unstage(s.path)
-	}
+	err = errors.Join(err, s.stage.discard(s.path))
 	if err != nil {
 		return fmt.Errorf("lindi: %s: close: %w", s.path, err)
 	}
