@@ -1,5 +1,3 @@
-// Package docs holds the design documents; its tests hold the code to what
-// they say.
 package docs
 
 import (
