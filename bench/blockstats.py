@@ -1,10 +1,12 @@
-"""Anchor of `lindi bench blocks`: per-channel mean and standard deviation
+"""Anchor of `go run ./cmd/lindi-bench blocks`: per-channel mean and standard deviation
 (ddof 0) of an ElectricalSeries in physical units, read block by block with
 h5py and numpy. Run by hand, never in CI.
 
     python3 blockstats.py make FILE      # the synthetic recording (h5py)
     python3 blockstats.py run FILE [ROWS]  # the h5py loop; prints time and a checksum
-    python3 blockstats.py compare FILE LINDI [RUNS]  # both, as whole processes, interleaved
+    python3 blockstats.py compare FILE LINDI_BENCH [RUNS]  # both, as whole processes, interleaved
+
+LINDI_BENCH is a lindi-bench binary (go build -o lindi-bench ./cmd/lindi-bench).
 
 The recording: 262,144 x 192 int16 (random walks plus noise), gzip level 1,
 chunks 16,384 x 64, conversion 0.195e-6 V, offset 1e-6, and a
@@ -71,10 +73,10 @@ def timed(cmd):
     return time.perf_counter() - t0, out.strip().splitlines()[-1]
 
 
-def compare(path, lindi, runs=5):
+def compare(path, lindi_bench, runs=5):
     ours, theirs = [], []
     for _ in range(runs):
-        t, o = timed([lindi, "bench", "blocks", "-runs", "1", path, SERIES])
+        t, o = timed([lindi_bench, "blocks", "-runs", "1", path, SERIES])
         ours.append(t)
         t, h = timed([sys.executable, __file__, "run", path])
         theirs.append(t)

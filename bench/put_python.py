@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The Python anchor of `lindi bench put`: `lindi put` of a .npy into an empty .lindi.tar against
+"""The Python anchor of `go run ./cmd/lindi-bench put`: `lindi put` of a .npy into an empty .lindi.tar against
 Python lindi's np.load + create_dataset(data=a, ...) + close into a new .lindi.tar, each a whole
 process, interleaved, per codec; and the disk's floor (a sequential write of the output's bytes with
 fsync). Never run by go test or CI.

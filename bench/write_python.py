@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""The Python anchor of `lindi bench write`: Python lindi's create_dataset(data=..., compression=...)
-of a noisy int16 array (384 channels of random walks plus noise, as lindi bench write makes) into a
+"""The Python anchor of `go run ./cmd/lindi-bench write`: Python lindi's create_dataset(data=..., compression=...)
+of a noisy int16 array (384 channels of random walks plus noise, as lindi-bench write makes) into a
 .lindi.tar, closed (written) and timed, per codec. Never run by go test or CI.
 
 usage: PYTHONPATH=<lindi source> /usr/bin/python3 bench/write_python.py [MB] [DIR]"""

@@ -272,18 +272,7 @@ func normalize(v any) any {
 	case driver.Time:
 		return timeValue(x)
 	case []driver.Time:
-		if len(x) > 0 && x[0].Delta {
-			out := make([]Timedelta, len(x))
-			for i, t := range x {
-				out[i] = Timedelta{t.Count, t.Unit}
-			}
-			return out
-		}
-		out := make([]Datetime, len(x))
-		for i, t := range x {
-			out[i] = Datetime{t.Count, t.Unit}
-		}
-		return out
+		return timeValues(x)
 	case []driver.Ref:
 		out := make([]Reference, len(x))
 		for i, r := range x {
@@ -300,14 +289,35 @@ func normalize(v any) any {
 			x[k] = normalize(f)
 		}
 		return x
+	case []any:
+		for i := range x {
+			x[i] = normalize(x[i])
+		}
+		return typedAny(x)
 	}
-	list, ok := v.([]any)
-	if !ok {
-		return v
+	return v
+}
+
+// timeValues is a list of a driver's Times as Timedeltas (when the first
+// is one) or Datetimes.
+func timeValues(x []driver.Time) any {
+	if len(x) > 0 && x[0].Delta {
+		out := make([]Timedelta, len(x))
+		for i, t := range x {
+			out[i] = Timedelta{t.Count, t.Unit}
+		}
+		return out
 	}
-	for i := range list {
-		list[i] = normalize(list[i])
+	out := make([]Datetime, len(x))
+	for i, t := range x {
+		out[i] = Datetime{t.Count, t.Unit}
 	}
+	return out
+}
+
+// typedAny is a list of normalized values as the typed slice of its first
+// element's type, or as it is when it holds several kinds.
+func typedAny(list []any) any {
 	if len(list) == 0 {
 		return list
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 // BenchmarkDANDIOpen opens a many-object asset (internal/h5gen's 120-series
-// NWB-shaped HDF5 file, 601 objects, the file of lindi bench) of a stand-in
+// NWB-shaped HDF5 file, 601 objects, the file of lindi-bench) of a stand-in
 // archive whose every answer takes 20 ms, from its HDF5 blob and from its
 // precomputed LINDI file: "open" is h5.Open alone (lookup included: the API
 // cache is cleared each time), "tree" opens and walks every object, as

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lindigo/lindi/h5"
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 // slowFixture serves the conformance HDF5 file with a first-byte latency.

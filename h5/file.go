@@ -231,9 +231,11 @@ func (o *options) pool(name string) (*source.Pool, error) {
 // an HDF5 file it reads the superblock and the root group, and the rest as it
 // is asked for.
 //
-// A name a registered source.Locator knows is opened where it locates it: a
-// DANDI asset's address (dandi://dandi/000409@draft/sub-01/x.nwb, the
-// archive's API and web URLs) opens the asset's blob or Zarr store, or its
+// A name a registered source.Locator knows is opened where it locates it.
+// A program that imports package dandi (for its effect, as image/png is
+// imported: _ "github.com/lindigo/lindi/dandi") has DANDI's: a DANDI
+// asset's address (dandi://dandi/000409@draft/sub-01/x.nwb, the archive's
+// API and web URLs) opens the asset's blob or Zarr store, or its
 // precomputed LINDI file when one is asked for (LINDI_PRECOMPUTED_LINDI,
 // or a dandi.Client's WithPrecomputed given by source.WithLocator) and
 // passes its checks; the file keeps name as its Name.
@@ -276,7 +278,7 @@ func newFile(name, base string, opts []Option) (*File, error) {
 		name: name, base: base, workers: o.workers, progress: o.progress, maxRead: o.maxRead,
 		env: &driver.Env{
 			Pool: pool, Codecs: o.codecs, HDF5CacheBytes: o.metaBytes,
-			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside && o.root == nil,
+			MaxMetadataBytes: o.maxMeta, FollowOutside: o.outside && o.root == nil, HDF5: hdf5Datasets,
 		},
 	}
 	if o.concurrency > 0 {
@@ -360,7 +362,7 @@ func openSource(ctx context.Context, src source.Source, base string, opts []Opti
 func (f *File) open(ctx context.Context, in *driver.Input) error {
 	var maybe []driver.Driver
 	var sniffErr error
-	for _, d := range driver.Drivers() {
+	for _, d := range drivers {
 		m, err := d.Sniff(ctx, in)
 		switch {
 		case err != nil:

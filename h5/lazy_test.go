@@ -10,7 +10,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/h5gen"
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 	"github.com/lindigo/lindi/io/source"
 )
 

@@ -33,7 +33,7 @@ type memFile struct {
 
 var mem = &memContainer{files: map[string]*memFile{}}
 
-func init() { driver.RegisterContainer(mem) }
+func init() { AddContainer(mem) }
 
 func (*memContainer) Name() string            { return "memory" }
 func (*memContainer) Claims(name string) bool { return strings.HasSuffix(name, ".mem.lindi") }

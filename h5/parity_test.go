@@ -166,7 +166,7 @@ func (attrDriver) Open(context.Context, *driver.Env, *driver.Input) (*driver.Gro
 	}}, nil
 }
 
-func init() { driver.Register(attrDriver{}) }
+func init() { h5.AddDriver(attrDriver{}) }
 
 // TestAttrsTypes: integers read as int64 when they fit, compound elements as
 // maps holding References, and an attribute that could not be decoded as an

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lindigo/lindi/h5"
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 // TestRemoteHDF5OpenRequests opens each HDF5 fixture over HTTP and walks

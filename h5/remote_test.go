@@ -12,7 +12,7 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/conformance"
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/selection"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/lindigo/lindi/h5"
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 // refsSize sums the lengths of the chunk refs of the array key in a LINDI

@@ -520,65 +520,71 @@ func numberWriter(dt zarrmeta.DType, order binary.ByteOrder) func([]byte, any) e
 		if dt.Size != 4 && dt.Size != 8 {
 			return nil
 		}
-		return func(b []byte, v any) error {
-			f, err := floatValue(v)
-			if err != nil {
-				return err
-			}
-			if dt.Size == 8 {
-				order.PutUint64(b, math.Float64bits(f))
-				return nil
-			}
-			x := float32(f)
-			if math.IsInf(float64(x), 0) && !math.IsInf(f, 0) {
-				return fmt.Errorf("%v overflows %s", f, dt)
-			}
-			if _, isInt := intValue(v); isInt && float64(x) != f {
-				return fmt.Errorf("%v is not exactly a %s", v, dt)
-			}
-			order.PutUint32(b, math.Float32bits(x))
-			return nil
-		}
+		return func(b []byte, v any) error { return putFloat(b, v, dt, order) }
 	case zarrmeta.KindInt, zarrmeta.KindUint:
-		bits := uint(dt.Size * 8)
 		if dt.Size != 1 && dt.Size != 2 && dt.Size != 4 && dt.Size != 8 {
 			return nil
 		}
-		signed := dt.Kind == zarrmeta.KindInt
-		return func(b []byte, v any) error {
-			var u uint64
-			switch {
-			case signed:
-				i, err := exactInt(v)
-				if err != nil {
-					return err
-				}
-				if bits < 64 && (i < -(1<<(bits-1)) || i >= 1<<(bits-1)) {
-					return fmt.Errorf("%v does not fit %s", v, dt)
-				}
-				u = uint64(i)
-			default:
-				x, err := exactUint(v)
-				if err != nil {
-					return err
-				}
-				if bits < 64 && x >= 1<<bits {
-					return fmt.Errorf("%v does not fit %s", v, dt)
-				}
-				u = x
-			}
-			switch dt.Size {
-			case 1:
-				b[0] = byte(u)
-			case 2:
-				order.PutUint16(b, uint16(u))
-			case 4:
-				order.PutUint32(b, uint32(u))
-			case 8:
-				order.PutUint64(b, u)
-			}
-			return nil
+		return func(b []byte, v any) error { return putInt(b, v, dt, order) }
+	}
+	return nil
+}
+
+// putFloat stores v in b as dt, a float of 4 or 8 bytes, refusing a value
+// dt cannot hold exactly.
+func putFloat(b []byte, v any, dt zarrmeta.DType, order binary.ByteOrder) error {
+	f, err := floatValue(v)
+	if err != nil {
+		return err
+	}
+	if dt.Size == 8 {
+		order.PutUint64(b, math.Float64bits(f))
+		return nil
+	}
+	x := float32(f)
+	if math.IsInf(float64(x), 0) && !math.IsInf(f, 0) {
+		return fmt.Errorf("%v overflows %s", f, dt)
+	}
+	if _, isInt := intValue(v); isInt && float64(x) != f {
+		return fmt.Errorf("%v is not exactly a %s", v, dt)
+	}
+	order.PutUint32(b, math.Float32bits(x))
+	return nil
+}
+
+// putInt stores v in b as dt, an integer of 1, 2, 4 or 8 bytes, refusing a
+// value dt cannot hold exactly.
+func putInt(b []byte, v any, dt zarrmeta.DType, order binary.ByteOrder) error {
+	bits := uint(dt.Size * 8)
+	var u uint64
+	if dt.Kind == zarrmeta.KindInt {
+		i, err := exactInt(v)
+		if err != nil {
+			return err
 		}
+		if bits < 64 && (i < -(1<<(bits-1)) || i >= 1<<(bits-1)) {
+			return fmt.Errorf("%v does not fit %s", v, dt)
+		}
+		u = uint64(i)
+	} else {
+		x, err := exactUint(v)
+		if err != nil {
+			return err
+		}
+		if bits < 64 && x >= 1<<bits {
+			return fmt.Errorf("%v does not fit %s", v, dt)
+		}
+		u = x
+	}
+	switch dt.Size {
+	case 1:
+		b[0] = byte(u)
+	case 2:
+		order.PutUint16(b, uint16(u))
+	case 4:
+		order.PutUint32(b, uint32(u))
+	case 8:
+		order.PutUint64(b, u)
 	}
 	return nil
 }

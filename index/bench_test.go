@@ -9,7 +9,7 @@ import (
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/index"
 	"github.com/lindigo/lindi/internal/h5gen"
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 // BenchmarkIndexRemoteNWB indexes an NWB-shaped file of 120 series (each a

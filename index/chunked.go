@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/lindigo/lindi/hdf5"
-	hdf5drv "github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/selection"
 )
@@ -169,7 +168,7 @@ func readAll(ctx context.Context, ds *hdf5.Dataset, n int) ([]byte, error) {
 	if fv := ds.Fill(); fv.Defined && len(fv.Value) == item {
 		fill = fv.Value
 	}
-	arr, err := hdf5drv.Chunked(ctx, ds, shape, fill, ds.Path())
+	arr, err := engine.HDF5(ctx, ds, shape, fill, ds.Path())
 	if err != nil {
 		return nil, err
 	}

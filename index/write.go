@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 
-	_ "github.com/lindigo/lindi/dandi" // locates DANDI addresses
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/io/source"
@@ -29,8 +28,8 @@ const remotePage = 256 << 10
 // names a src in out's directory "./NAME" instead. WithURL overrides either.
 // When out already holds the same document but for its creationDate, it is
 // left as it is: rerunning an index leaves identical files.
-// A DANDI asset's address (dandi://…) is indexed from its blob, whose
-// download URL the refs name.
+// In a program that imports package dandi, a DANDI asset's address
+// (dandi://…) is indexed from its blob, whose download URL the refs name.
 func WriteFile(ctx context.Context, src, out string, opts ...Option) error {
 	o, err := newOptions(opts)
 	if err != nil {

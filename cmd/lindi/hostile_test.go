@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/lindigo/lindi/h5"
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 

@@ -138,11 +138,6 @@ const usage = `usage:
                                    draw a 1-D or 2-D selection as lines or an image (NWB series against time)
   lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] [--allow-origin O] [--allow-host H] [--allow-remote] (--basedir DIR | FILE_OR_URL…)
                                    serve files over h5grove's API, with the h5web viewer at /
-  lindi bench [flags]              measure parallel remote reads against a simulated network
-  lindi bench write [-mb N] [-dir DIR]
-                                   measure writing a noisy int16 dataset into a .lindi.tar
-  lindi bench zarr3 [flags]        measure reads of a sharded Zarr v3 array (and zarrita.js's)
-  lindi bench zarrshadow [flags]   measure a 2-million-chunk zarrshadow reference store with a chunk index
   lindi --version                  the module version and git revision lindi was built from
   lindi CMD -h, lindi help CMD     the usage and flags of a command
 `
@@ -159,10 +154,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	ctx = withWarnings(ctx, stderr)
 	out := &stagedOutput{w: stdout}
 	defer out.discard()
-	var err error
-	if len(args) > 0 && args[0] == "bench" {
-		err = dispatch(ctx, args, stdout, stderr) // a measurement reports as it goes
-	} else if err = dispatch(ctx, args, out, stderr); err == nil {
+	err := dispatch(ctx, args, out, stderr)
+	if err == nil {
 		err = out.commit()
 	}
 	var ue *usageError
@@ -207,8 +200,6 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdNWB(ctx, args[1:], stdout)
 	case "index":
 		return cmdIndex(ctx, args[1:], stdout)
-	case "bench":
-		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "cp":
 		return cmdCp(ctx, args[1:])
 	case "put":

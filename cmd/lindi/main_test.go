@@ -382,7 +382,7 @@ func TestStagedOutputSpills(t *testing.T) {
 // TestCommandHelp: CMD -h, CMD --help and help CMD print that command's
 // usage, and only that, on stdout with status 0, opening no file.
 func TestCommandHelp(t *testing.T) {
-	cmds := []string{"ls", "info", "cat", "table", "nwb", "index", "bench"}
+	cmds := []string{"ls", "info", "cat", "table", "nwb", "index"}
 	for _, cmd := range cmds {
 		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--help"}, {cmd, "-help"}, {"help", cmd}} {
 			t.Run(strings.Join(args, " "), func(t *testing.T) {

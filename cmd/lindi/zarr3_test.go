@@ -89,37 +89,3 @@ func TestZarr3LsInfo(t *testing.T) {
 		t.Errorf("cat: exit %d: %s%s", code, out, stderr)
 	}
 }
-
-// TestBenchZarr3 runs the sharded benchmark at zero latency: every read
-// works and reports its requests.
-func TestBenchZarr3(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a 16 MiB store")
-	}
-	code, out, stderr := lindi("bench", "zarr3", "-latency", "0")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"full read", "strided, one inner chunk a shard", "a small box"} {
-		if strings.Count(out, want) != len(z3Layouts) {
-			t.Errorf("not %d %q rows:\n%s", len(z3Layouts), want, out)
-		}
-	}
-}
-
-// TestBenchZarrshadow runs the chunk-index benchmark at 1 ms: the store
-// opens and both reads check out (every value is checked by the bench).
-func TestBenchZarrshadow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a 16 MB file and a 2-million-chunk index")
-	}
-	code, out, stderr := lindi("bench", "zarrshadow", "-latency", "1ms")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"local open:", "in one index block", "across 2 index blocks", "the read alone"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q:\n%s", want, out)
-		}
-	}
-}

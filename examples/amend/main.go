@@ -31,6 +31,7 @@ import (
 	"os"
 	"strings"
 
+	_ "github.com/lindigo/lindi/dandi" // DANDI addresses (dandi://…) as FILE
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/nwb"
 	"github.com/lindigo/lindi/selection"

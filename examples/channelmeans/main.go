@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	_ "github.com/lindigo/lindi/dandi" // DANDI addresses (dandi://…) as FILE
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/nwb"
 )

@@ -16,6 +16,7 @@ import (
 	"log"
 	"os"
 
+	_ "github.com/lindigo/lindi/dandi" // DANDI addresses (dandi://…) as FILE
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/nwb"
 	"github.com/lindigo/lindi/selection"

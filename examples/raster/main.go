@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	_ "github.com/lindigo/lindi/dandi" // DANDI addresses (dandi://…) as FILE
 	"github.com/lindigo/lindi/nwb"
 )
 

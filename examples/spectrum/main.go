@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/dsp/window"
 
+	_ "github.com/lindigo/lindi/dandi" // DANDI addresses (dandi://…) as FILE
 	"github.com/lindigo/lindi/nwb"
 	"github.com/lindigo/lindi/quicklook"
 )

@@ -4,11 +4,12 @@
 // Driver in a package of its own under internal/driver. A driver recognises
 // its format (Sniff) and opens it into a tree of Groups and Datasets whose
 // data the engine reads through the Locators the driver provides. The h5
-// package loops over the registered drivers and never names a format.
+// package loops over its list of drivers (h5/drivers.go, the one place that
+// names the formats, in the order they are tried) and never names a format
+// elsewhere.
 //
 // To add a container format: write a package under internal/driver that
-// implements Driver, call Register from its init function, and import it for
-// its side effect in h5/drivers.go.
+// implements Driver, and add it to the list in h5/drivers.go.
 package driver
 
 import (
@@ -63,26 +64,6 @@ type Driver interface {
 	Open(ctx context.Context, env *Env, in *Input) (*Group, error)
 }
 
-var (
-	regMu   sync.Mutex
-	drivers []Driver
-)
-
-// Register makes a driver available to h5.Open. Drivers are consulted in the
-// order they register; it is meant to be called from an init function.
-func Register(d Driver) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	drivers = append(drivers, d)
-}
-
-// Drivers returns the registered drivers in registration order.
-func Drivers() []Driver {
-	regMu.Lock()
-	defer regMu.Unlock()
-	return append([]Driver(nil), drivers...)
-}
-
 // Env is what a file gives its driver: the byte sources it reads through, the
 // codecs chunks are decoded with, and a memo for what the file opens once
 // (an HDF5 file named by several _EXTERNAL_ARRAY_LINKs).
@@ -101,6 +82,10 @@ type Env struct {
 	// FollowOutside lets a Zarr directory follow symbolic links that lead
 	// out of it.
 	FollowOutside bool
+	// HDF5 reads the HDF5 datasets that LINDI's _EXTERNAL_ARRAY_LINK names
+	// (ArrayLink); h5 sets the HDF5 driver. Without it such datasets
+	// read as an ErrNeedsHDF5 error.
+	HDF5 DatasetOpener
 
 	mu   sync.Mutex
 	memo map[string]any

@@ -80,10 +80,3 @@ type DatasetSpec struct {
 // ErrReadOnly is wrapped by errors for a change to a file that was not
 // opened for writing. It is the value of h5.ErrReadOnly.
 var ErrReadOnly = errors.New("h5: file is not open for writing")
-
-// OpenEditor builds the editor of doc, a LINDI document, for the container
-// sink was opened on. fresh says that doc is not the container's committed
-// state yet (a new file made from a document), so that the first Commit
-// writes it even if nothing else changes. It is set by the Zarr driver,
-// which owns the LINDI tree, from its init function.
-var OpenEditor func(ctx context.Context, env *Env, name string, doc []byte, sink Sink, fresh bool) (*Group, Editor, error)

@@ -46,9 +46,9 @@ const InlineLimit = 1000
 func InlineRef(data []byte) json.RawMessage { return store.InlineRef(data) }
 
 // Container is a writable LINDI container format, chosen by the suffix of
-// the name a user gives (".lindi.json", ".lindi.tar", ".lindi.d"). Drivers
-// that can write register one with RegisterContainer; h5 loops over them and
-// never names a format.
+// the name a user gives (".lindi.json", ".lindi.tar", ".lindi.d"). The
+// drivers that can write offer their containers; h5 lists them
+// (h5/drivers.go) and never names a format elsewhere.
 type Container interface {
 	// Name names the format, as h5.File.Format reports it ("LINDI tar").
 	Name() string
@@ -80,21 +80,9 @@ type Compacter interface {
 	Compact(ctx context.Context, name string) error
 }
 
-var containers []Container
-
-// RegisterContainer makes a writable container available to h5.Create and
-// h5.OpenWrite; it is meant to be called from an init function.
-func RegisterContainer(c Container) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	containers = append(containers, c)
-}
-
-// ContainerFor returns the registered container that claims name, or nil.
-func ContainerFor(name string) Container {
-	regMu.Lock()
-	defer regMu.Unlock()
-	for _, c := range containers {
+// ContainerFor returns the first of cs that claims name, or nil.
+func ContainerFor(cs []Container, name string) Container {
+	for _, c := range cs {
 		if c.Claims(name) {
 			return c
 		}
@@ -105,10 +93,3 @@ func ContainerFor(name string) Container {
 // EmptyDocument is the document of a new LINDI file, as Python lindi
 // creates it.
 const EmptyDocument = `{"refs":{".zgroup":{"zarr_format":2}}}`
-
-// OpenZarr3Refs reads the tree of st, a reference document whose root is a
-// Zarr v3 node (zarr.json): zarrshadow's reference files, with their chunk
-// indexes. The LINDI drivers read the document (a .json file, a container's
-// lindi.json) and hand it over when its root says Zarr v3. It is set by the
-// Zarr v3 driver from its init function.
-var OpenZarr3Refs func(ctx context.Context, env *Env, st *store.LINDI) (*Group, error)

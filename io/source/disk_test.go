@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 // versioned serves one object whose content and ETag can change, counting

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 func TestBlockedAddr(t *testing.T) {

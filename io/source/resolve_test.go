@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 // dandiWorld is an API server that redirects to presigned URLs, as DANDI's

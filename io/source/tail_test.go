@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 // ranges serves one object at /f, recording the Range header of every

@@ -9,28 +9,25 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 
 	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/index"
 	"github.com/lindigo/lindi/internal/driver"
-	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
-	"github.com/lindigo/lindi/zarrmeta"
 )
-
-func init() { driver.Register(hdf5Driver{}) }
 
 // signature starts every HDF5 file (at offset 0, 512, 1024, …).
 var signature = []byte("\x89HDF\r\n\x1a\n")
 
-type hdf5Driver struct{}
+// Driver reads HDF5 files.
+type Driver struct{}
 
-func (hdf5Driver) Name() string { return "HDF5" }
+func (Driver) Name() string { return "HDF5" }
 
 // Sniff says Yes to the HDF5 signature at offset 0 and Maybe to any other
 // file: its superblock may follow a user block (at 512, 1024, … bytes). A
 // URL ending in .json is LINDI JSON's, without a look.
-func (hdf5Driver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
+func (Driver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
 	if in.Dir || in.JSONURL() || in.StoreURL() {
 		return driver.No, nil
 	}
@@ -46,7 +43,7 @@ func (hdf5Driver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, er
 	return driver.Maybe, nil
 }
 
-func (hdf5Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	head, err := in.Head(ctx)
 	if err != nil {
 		return nil, err
@@ -60,22 +57,16 @@ func (hdf5Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (
 	}
 	b := &builder{env: env, hf: hf, groups: map[uint64]*driver.Group{}}
 	root := b.group(hf.Root(), "/")
-	if Index != nil {
-		url := in.Name
-		if !store.IsURL(url) {
-			if url, err = filepath.Abs(url); err != nil {
-				return nil, err
-			}
+	url := in.Name
+	if !store.IsURL(url) {
+		if url, err = filepath.Abs(url); err != nil {
+			return nil, err
 		}
-		root.Document = func(ctx context.Context) ([]byte, error) { return Index(ctx, hf, url) }
 	}
+	// The file's document is its index, its refs naming the file by url.
+	root.Document = func(ctx context.Context) ([]byte, error) { return index.Build(ctx, hf, index.WithURL(url)) }
 	return root, nil
 }
-
-// Index builds the LINDI JSON of an HDF5 file, its refs naming the file by
-// url: set by package index, which is built on this one, from its init
-// function (h5 imports it for that).
-var Index func(ctx context.Context, f *hdf5.File, url string) ([]byte, error)
 
 // open opens (once per file) the HDF5 file at name through the file's
 // sources; head, when not nil, is its first bytes, already read.
@@ -109,65 +100,19 @@ func open(ctx context.Context, env *driver.Env, name string, head []byte) (*hdf5
 // read, so that the first page is the sniffing read (hdf5.WithPrefix).
 const remotePage = driver.HeadSize
 
-// ExternalLink is the storage of a LINDI _EXTERNAL_ARRAY_LINK dataset
-// (which the unified Zarr v3 convention keeps): its data is a dataset of an
-// HDF5 file, opened on first use. A failure (a cancelled context, say) is
-// not kept: the next read tries again.
-type ExternalLink struct {
-	env  *driver.Env
-	link zarrmeta.ExternalArrayLink
-	path string
-	// resolve turns the link's url into the file's path or URL; nil where
-	// the link cannot be resolved (outside a LINDI file).
-	resolve func(string) (string, error)
-
-	mu sync.Mutex
-	st *driver.Stored
-}
-
-// NewExternalLink returns the storage of the dataset at path whose data is
-// link's, its url resolved by resolve.
-func NewExternalLink(env *driver.Env, link zarrmeta.ExternalArrayLink, path string, resolve func(string) (string, error)) *ExternalLink {
-	return &ExternalLink{env: env, link: link, path: path, resolve: resolve}
-}
-
-// Stored opens the linked dataset, once.
-func (e *ExternalLink) Stored(ctx context.Context) (*driver.Stored, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.st != nil {
-		return e.st, nil
-	}
-	const attr = zarrmeta.AttrExternalArrayLink
-	if e.link.LinkType != "hdf5_dataset" {
-		return nil, fmt.Errorf("%w: %s of type %q", driver.ErrFormat, attr, e.link.LinkType)
-	}
-	if e.resolve == nil {
-		return nil, fmt.Errorf("%w: %s outside a LINDI file", driver.ErrFormat, attr)
-	}
-	url, err := e.resolve(e.link.URL)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s url %q: %v", driver.ErrFormat, attr, e.link.URL, err)
-	}
-	hf, err := open(ctx, e.env, url, nil)
-	var d *driver.Dataset
-	if err == nil {
-		var hd *hdf5.Dataset
-		if hd, err = hf.Dataset(ctx, e.link.Name); err == nil {
-			b := &builder{env: e.env, hf: hf}
-			d, err = b.dataset(ctx, hd, e.path, false)
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w %s: %w", driver.ErrNeedsHDF5, source.Redact(url), err)
-	}
-	if d.Err != nil {
-		return nil, d.Err
-	}
-	st, err := d.Storage.Stored(ctx)
+// OpenDataset reads the dataset at dataset in the HDF5 file name (opened
+// once per file through env) as the dataset at path of the file that links
+// to it: a driver.DatasetOpener, which h5 makes the Env's HDF5, so that the
+// datasets LINDI's _EXTERNAL_ARRAY_LINK names read.
+func (Driver) OpenDataset(ctx context.Context, env *driver.Env, name, dataset, path string) (*driver.Dataset, error) {
+	hf, err := open(ctx, env, name, nil)
 	if err != nil {
 		return nil, err
 	}
-	e.st = st
-	return st, nil
+	hd, err := hf.Dataset(ctx, dataset)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{env: env, hf: hf}
+	return b.dataset(ctx, hd, path, false)
 }

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"sync"
 
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/internal/driver"
 	"github.com/lindigo/lindi/internal/engine"
-	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -239,48 +237,7 @@ func (s *storage) Stored(ctx context.Context) (*driver.Stored, error) {
 }
 
 func (s *storage) build(ctx context.Context) (*engine.Chunked, error) {
-	return Chunked(ctx, s.hd, s.dims, s.engineFill(), s.path)
-}
-
-// Chunked gives the engine's view of an HDF5 dataset's stored elements, read
-// through its hdf5.Locator: dims is its shape as the engine reads it ([1] for
-// a scalar), fill one element of fill value in stored order (nil: zeros), and
-// name names it in errors. It reads the chunk index.
-func Chunked(ctx context.Context, hd *hdf5.Dataset, dims []int, fill []byte, name string) (*engine.Chunked, error) {
-	loc, err := hd.Locator(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &engine.Chunked{
-		Shape: dims, Chunks: slices.Clone(loc.Grid()), ItemSize: int(hd.Datatype().Size),
-		Fill: fill, Name: name, PadShort: loc.PadShort(), Pipeline: loc.Pipeline(),
-		Locator: &locator{loc: loc, hf: hd.File(), src: hd.File().Source()},
-	}, nil
-}
-
-// locator hands the engine the chunks an hdf5.Locator finds in the file.
-type locator struct {
-	loc *hdf5.Locator
-	hf  *hdf5.File
-	src source.Source
-}
-
-func (l *locator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	c, err := l.loc.Locate(ctx, coords)
-	if err != nil {
-		return engine.Chunk{}, err
-	}
-	out := engine.Chunk{Data: c.Data, Missing: c.Missing, Pipeline: c.Pipeline}
-	if c.Data == nil && !c.Missing {
-		// Small data beside its metadata is often in a page read
-		// already: a round trip saved.
-		if b, ok := l.hf.Cached(c.Off, c.Len); ok {
-			out.Data = b
-		} else {
-			out.Src, out.Off, out.Len = l.src, c.Off, c.Len
-		}
-	}
-	return out, nil
+	return engine.HDF5(ctx, s.hd, s.dims, s.engineFill(), s.path)
 }
 
 // complexDType recognises h5py's complex numbers.
@@ -299,20 +256,4 @@ func complexDType(t *hdf5.Datatype) (zarrmeta.DType, bool) {
 		order = zarrmeta.BigEndian
 	}
 	return zarrmeta.DType{Kind: zarrmeta.KindComplex, Order: order, Size: int(t.Size)}, true
-}
-
-// ChunkSize is the chunk's size in the chunk index (for compact and
-// contiguous data, that of the stretch a virtual chunk covers): an
-// engine.Sizer that reads no data.
-func (l *locator) ChunkSize(ctx context.Context, coords []int) (int64, bool, error) {
-	c, err := l.loc.Locate(ctx, coords)
-	switch {
-	case err != nil:
-		return 0, false, err
-	case c.Missing:
-		return 0, true, nil
-	case c.Data != nil:
-		return int64(len(c.Data)), true, nil
-	}
-	return c.Len, true, nil
 }

@@ -81,7 +81,7 @@ func TestCompact(t *testing.T) {
 					checkTarList(t, dst)
 				}
 				// A writer goes on from the compacted file.
-				s, _, err := driver.ContainerFor(dst).OpenSink(ctx, dst)
+				s, _, err := driver.ContainerFor(Containers(), dst).OpenSink(ctx, dst)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -115,7 +115,7 @@ func usage(t *testing.T, p string) int64 {
 
 func TestCompactRefuses(t *testing.T) {
 	p, _ := rewritten(t, "x.lindi.tar", 2)
-	s, _, err := tarContainer{}.OpenSink(ctx, p)
+	s, _, err := TarContainer{}.OpenSink(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestCompactRefuses(t *testing.T) {
 		t.Errorf("compacting a missing file: %v, want fs.ErrNotExist", err)
 	}
 	// A document with "gen" refs, which compaction cannot follow.
-	s, doc, err := tarContainer{}.OpenSink(ctx, other)
+	s, doc, err := TarContainer{}.OpenSink(ctx, other)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,9 +95,9 @@ func TestHelperWriter(t *testing.T) {
 
 func crashContainer(kind string) driver.Container {
 	if kind == "dir" {
-		return dirContainer{}
+		return DirContainer{}
 	}
-	return tarContainer{}
+	return TarContainer{}
 }
 
 func chunkKey(j int) string { return "x/" + strconv.Itoa(j) }

@@ -17,25 +17,25 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
-// dirContainer writes .lindi.d directories.
-type dirContainer struct{}
+// DirContainer writes .lindi.d directories.
+type DirContainer struct{}
 
 // Claims takes the names Python lindi writes as a directory: any ending in
 // ".d" (so ".lindi.d"), with or without a trailing slash.
 // Name is the format's name, as the reading driver gives it.
-func (dirContainer) Name() string { return "LINDI directory" }
+func (DirContainer) Name() string { return "LINDI directory" }
 
 // Compact compacts the directory in place (Compact).
-func (dirContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
+func (DirContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
 
-func (dirContainer) Claims(name string) bool {
+func (DirContainer) Claims(name string) bool {
 	return strings.HasSuffix(strings.TrimRight(name, `/`+string(filepath.Separator)), ".d")
 }
 
 // Create makes a directory holding lindi.json (the empty document,
 // formatted as Python lindi writes it) beside name (driver.Stage); it
 // becomes name at the first commit (driver.Publish).
-func (dirContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
+func (DirContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -65,27 +65,13 @@ func (dirContainer) Create(ctx context.Context, name string, replace bool) (driv
 		driver.Unstage(tmp)
 		return nil, err
 	}
-	s.stage, s.replace = abs, replace
+	s.stage = staging{name: abs, replace: replace}
 	return s, nil
-}
-
-// publish makes a directory from Create its name at its first commit.
-func (s *dirSink) publish() error {
-	if s.stage == "" {
-		return nil
-	}
-	if err := driver.Publish(s.root, s.stage, s.replace); err != nil {
-		return fmt.Errorf("lindi: create %s: %w", s.stage, err)
-	}
-	s.mu.Lock()
-	s.root, s.stage = s.stage, ""
-	s.mu.Unlock()
-	return nil
 }
 
 // OpenSink opens the directory name, holding lindi.json, for amending.
 // Temporary files a killed writer left are removed.
-func (dirContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
+func (DirContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -139,10 +125,7 @@ func openDirSink(abs string, doc []byte) (*dirSink, error) {
 type dirSink struct {
 	root  string
 	lockf *os.File // the directory, locked
-	// stage is the name a directory from Create takes at its first commit
-	// (publish), "" once it has; replace says it replaces what is there.
-	stage   string
-	replace bool
+	stage staging  // of a directory from Create, until its first commit
 	// writeFile and replaceFile write blob files and lindi.json; tests
 	// replace them to fail as a full disk does.
 	writeFile   func(p string, data []byte) error
@@ -305,7 +288,7 @@ func (s *dirSink) Commit(ctx context.Context, doc []byte) error {
 	}
 	if s.doc != nil && bytes.Equal(doc, s.doc) {
 		s.committed()
-		return s.publish()
+		return s.stage.publish(&s.mu, &s.root)
 	}
 	if err := s.replaceDoc(doc); err != nil {
 		s.mu.Lock()
@@ -317,7 +300,7 @@ func (s *dirSink) Commit(ctx context.Context, doc []byte) error {
 	}
 	s.doc = doc
 	s.committed()
-	return s.publish()
+	return s.stage.publish(&s.mu, &s.root)
 }
 
 // committed forgets the blobs and directories of the commit just made.
@@ -371,9 +354,7 @@ func (s *dirSink) Close() error {
 	}
 	s.mu.Unlock()
 	err := errors.Join(unlock(s.lockf), s.lockf.Close())
-	if s.stage != "" { // never committed: nothing of it stays
-		err = errors.Join(err, driver.Unstage(s.root))
-	}
+	err = errors.Join(err, s.stage.discard(s.root))
 	if err != nil {
 		return fmt.Errorf("lindi: %s: close: %w", s.root, err)
 	}

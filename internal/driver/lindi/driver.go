@@ -12,7 +12,7 @@
 //
 // # Writing
 //
-// The package also registers the writable containers (driver.Container):
+// The package also offers the writable containers (Containers):
 // a .lindi.tar (any name ending in ".tar", as Python lindi chooses), a
 // .lindi.d (any name ending in ".d") and, with zarr.JSONContainer, a
 // .lindi.json. A new tar is laid out byte for byte as Python lindi creates
@@ -51,24 +51,23 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
-func init() {
-	driver.Register(tarDriver{})
-	driver.Register(dirDriver{})
-	driver.RegisterContainer(tarContainer{})
-	driver.RegisterContainer(dirContainer{})
-	driver.RegisterContainer(zarr.JSONContainer{Lock: LockBeside})
+// Containers are the writable LINDI containers, each claiming names by
+// their suffix: a .lindi.tar (any name ending in ".tar"), a .lindi.d (".d")
+// and a .lindi.json (zarr.JSONContainer, locked beside the file).
+func Containers() []driver.Container {
+	return []driver.Container{TarContainer{}, DirContainer{}, zarr.JSONContainer{Lock: LockBeside}}
 }
 
 // jsonName is the LINDI document inside a container.
 const jsonName = "lindi.json"
 
-// tarDriver reads .lindi.tar files.
-type tarDriver struct{}
+// TarDriver reads .lindi.tar files.
+type TarDriver struct{}
 
-func (tarDriver) Name() string { return "LINDI tar" }
+func (TarDriver) Name() string { return "LINDI tar" }
 
 // Sniff says Yes to a USTAR tar: "ustar" at offset 257.
-func (tarDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
+func (TarDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
 	if in.Dir || in.StoreURL() {
 		return driver.No, nil
 	}
@@ -86,7 +85,7 @@ func isTar(head []byte) bool {
 	return len(head) >= 262 && bytes.Equal(head[257:262], []byte("ustar"))
 }
 
-func (tarDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+func (TarDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	head, err := in.Head(ctx)
 	if err != nil {
 		return nil, err
@@ -106,15 +105,15 @@ func (tarDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*
 	return zarr.OpenLINDI(ctx, env, st, false)
 }
 
-// dirDriver reads .lindi.d directories, local or served over HTTP.
-type dirDriver struct{}
+// DirDriver reads .lindi.d directories, local or served over HTTP.
+type DirDriver struct{}
 
-func (dirDriver) Name() string { return "LINDI directory" }
+func (DirDriver) Name() string { return "LINDI directory" }
 
 // Sniff says Yes to a local directory holding lindi.json and Maybe to any
 // URL: plain HTTP cannot list a directory, so only reading its lindi.json
 // tells.
-func (dirDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
+func (DirDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
 	switch {
 	case in.StoreURL():
 		return driver.No, nil // a Zarr store by its name, not a .lindi.d
@@ -130,7 +129,7 @@ func (dirDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error
 	return driver.No, nil
 }
 
-func (dirDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+func (DirDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	d, err := newDir(in.Name, in.URL)
 	if err != nil {
 		return nil, err

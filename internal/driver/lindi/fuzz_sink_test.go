@@ -65,7 +65,7 @@ func FuzzOpenSink(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, doc, err := tarContainer{}.OpenSink(ctx, p)
+		s, doc, err := TarContainer{}.OpenSink(ctx, p)
 		if err != nil {
 			return
 		}

@@ -39,7 +39,7 @@ func docWith(refs map[string]json.RawMessage) []byte {
 func create(t testing.TB, name string) (driver.Sink, string) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
-	c := driver.ContainerFor(p)
+	c := driver.ContainerFor(Containers(), p)
 	if c == nil {
 		t.Fatalf("no container claims %s", p)
 	}
@@ -51,7 +51,7 @@ func create(t testing.TB, name string) (driver.Sink, string) {
 		t.Fatalf("%s before the first commit: %v, want none", name, err)
 	}
 	empty := prettyEmpty() // unchanged: the commit only makes it p
-	if _, ok := c.(tarContainer); !ok && strings.HasSuffix(name, ".json") {
+	if _, ok := c.(TarContainer); !ok && strings.HasSuffix(name, ".json") {
 		empty = []byte(driver.EmptyDocument)
 	}
 	if err := s.Commit(ctx, empty); err != nil {
@@ -94,10 +94,10 @@ func TestClaims(t *testing.T) {
 		"a.nwb": "", "a.h5": "", "a.tar.gz": "", "a.zarr": "",
 	} {
 		var got string
-		switch driver.ContainerFor(name).(type) {
-		case tarContainer:
+		switch driver.ContainerFor(Containers(), name).(type) {
+		case TarContainer:
 			got = "tar"
-		case dirContainer:
+		case DirContainer:
 			got = "dir"
 		case nil:
 		default:
@@ -115,7 +115,7 @@ func TestCreateOpenErrors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s, p := create(t, name)
 			s.Close()
-			c := driver.ContainerFor(p)
+			c := driver.ContainerFor(Containers(), p)
 			if _, err := c.Create(ctx, p, false); !errors.Is(err, fs.ErrExist) {
 				t.Errorf("Create over an existing %s: %v, want fs.ErrExist", name, err)
 			}
@@ -140,7 +140,7 @@ func TestLock(t *testing.T) {
 	for _, name := range []string{"x.lindi.tar", "x.lindi.d", "x.lindi.json"} {
 		t.Run(name, func(t *testing.T) {
 			s, p := create(t, name)
-			c := driver.ContainerFor(p)
+			c := driver.ContainerFor(Containers(), p)
 			_, _, err := c.OpenSink(ctx, p)
 			if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "another process") {
 				t.Fatalf("a second writer: %v, want ErrLocked", err)
@@ -385,7 +385,7 @@ func TestOpenHostileTar(t *testing.T) {
 			data := tc.edit(bytes.Clone(good))
 			q := filepath.Join(t.TempDir(), "x.lindi.tar")
 			os.WriteFile(q, data, 0o644)
-			_, _, err := tarContainer{}.OpenSink(ctx, q)
+			_, _, err := TarContainer{}.OpenSink(ctx, q)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, driver.ErrFormat) {
 				t.Fatalf("%v, want an ErrFormat saying %q", err, tc.want)
 			}
@@ -414,7 +414,7 @@ func TestRepairTail(t *testing.T) {
 			data, _ := os.ReadFile(p)
 			q := filepath.Join(t.TempDir(), "x.lindi.tar")
 			os.WriteFile(q, append(data[:size-tailSize], garbage...), 0o644)
-			s, doc, err := tarContainer{}.OpenSink(ctx, q)
+			s, doc, err := TarContainer{}.OpenSink(ctx, q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -517,7 +517,7 @@ func TestFullDisk(t *testing.T) {
 		if !bytes.Equal(got.doc, want.doc) && fail < 7 {
 			t.Errorf("write %d failed: the file is not at its last committed state", fail)
 		}
-		s2, _, err := tarContainer{}.OpenSink(ctx, p)
+		s2, _, err := TarContainer{}.OpenSink(ctx, p)
 		if err != nil {
 			t.Fatalf("write %d failed: reopening: %v", fail, err)
 		}
@@ -545,7 +545,7 @@ func TestStaleLockFile(t *testing.T) {
 	if err := os.WriteFile(p+".lock", nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := driver.ContainerFor(p).OpenSink(ctx, p)
+	s, _, err := driver.ContainerFor(Containers(), p).OpenSink(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,7 +596,7 @@ func TestFullDiskDir(t *testing.T) {
 		if got := mustState(t, p); !bytes.Equal(got.doc, want.doc) {
 			t.Error("the directory is not at its last committed state")
 		}
-		s2, _, err := driver.ContainerFor(p).OpenSink(ctx, p)
+		s2, _, err := driver.ContainerFor(Containers(), p).OpenSink(ctx, p)
 		if err != nil {
 			t.Fatal(err)
 		}

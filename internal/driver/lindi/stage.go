@@ -2,11 +2,47 @@ package lindi
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 
 	"github.com/lindigo/lindi/internal/atomicfile"
+	"github.com/lindigo/lindi/internal/driver"
 )
+
+// staging is what a container from Create (a tar or a directory, written
+// under a temporary name beside its name: driver.Stage) knows of the name
+// it is to take.
+type staging struct {
+	name    string // the name it takes at its first commit, "" once it has
+	replace bool   // it replaces what is at name
+}
+
+// publish makes the staged container at *cur its name, at its first
+// commit (driver.Publish), and then *cur that name; mu guards *cur for its
+// readers. It is called while committing.
+func (st *staging) publish(mu *sync.Mutex, cur *string) error {
+	if st.name == "" {
+		return nil
+	}
+	if err := driver.Publish(*cur, st.name, st.replace); err != nil {
+		return fmt.Errorf("lindi: create %s: %w", st.name, err)
+	}
+	mu.Lock()
+	*cur, st.name = st.name, ""
+	mu.Unlock()
+	return nil
+}
+
+// discard removes the container at cur when it was never committed:
+// nothing of it stays.
+func (st *staging) discard(cur string) error {
+	if st.name == "" {
+		return nil
+	}
+	return driver.Unstage(cur)
+}
 
 // prepareStage readies abs for a new container from Create: with replace,
 // an existing container at abs being written by another process is refused

@@ -20,7 +20,7 @@ func TestStaleStages(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, name)
-			c := driver.ContainerFor(p)
+			c := driver.ContainerFor(Containers(), p)
 			old := time.Now().Add(-time.Minute)
 			// A killed writer's stage: the name TempName gives, with the pid
 			// of a process that has exited.

@@ -18,18 +18,18 @@ import (
 	"github.com/lindigo/lindi/store"
 )
 
-// tarContainer writes .lindi.tar files.
-type tarContainer struct{}
+// TarContainer writes .lindi.tar files.
+type TarContainer struct{}
 
 // Claims takes the names Python lindi writes as a tar: any ending in ".tar"
 // (so ".lindi.tar" and ".nwb.lindi.tar").
 // Name is the format's name, as the reading driver gives it.
-func (tarContainer) Name() string { return "LINDI tar" }
+func (TarContainer) Name() string { return "LINDI tar" }
 
 // Compact compacts the tar in place (Compact).
-func (tarContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
+func (TarContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
 
-func (tarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".tar") }
+func (TarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".tar") }
 
 // Create writes a new tar laid out as Python lindi's LindiTarFile.create
 // leaves it, byte for byte: the entry at 512, the index at 2048 padded to
@@ -37,7 +37,7 @@ func (tarContainer) Claims(name string) bool { return strings.HasSuffix(name, ".
 // zero bytes. It is written to a temporary file beside name (driver.Stage)
 // that becomes name at the first commit (driver.Publish), so that a writer
 // that stops before it leaves name as it was.
-func (tarContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
+func (TarContainer) Create(ctx context.Context, name string, replace bool) (driver.Sink, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (tarContainer) Create(ctx context.Context, name string, replace bool) (driv
 		return nil, fmt.Errorf("lindi: create %s: %w", abs, bare(err))
 	}
 	s := newTarSink(tmp, f, recs, doc)
-	s.stage, s.replace = abs, replace
+	s.stage = staging{name: abs, replace: replace}
 	return s, nil
 }
 
@@ -115,27 +115,11 @@ func createStaged(tmp string, data []byte) (*os.File, error) {
 	return f, nil
 }
 
-// publish makes a tar from Create its name at its first commit. Called
-// while committing, so that no Blob or Member runs meanwhile but Member
-// (which takes mu).
-func (s *tarSink) publish() error {
-	if s.stage == "" {
-		return nil
-	}
-	if err := driver.Publish(s.path, s.stage, s.replace); err != nil {
-		return fmt.Errorf("lindi: create %s: %w", s.stage, err)
-	}
-	s.mu.Lock()
-	s.path, s.stage = s.stage, ""
-	s.mu.Unlock()
-	return nil
-}
-
 // OpenSink opens the tar at name, ours or Python lindi's, for amending. A
 // tail left by a writer that was killed (blobs appended after the last
 // committed member, or a missing zero tail) is cut off and the 1024 zero
 // bytes put back, as Python lindi needs them to append.
-func (tarContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
+func (TarContainer) OpenSink(ctx context.Context, name string) (driver.Sink, []byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -278,12 +262,9 @@ func allZero(b []byte) bool {
 // Commit waits for the writes in flight and holds off new reservations
 // while it appends and switches the entry, but never blocks Member.
 type tarSink struct {
-	path string // absolute
-	f    *os.File
-	// stage is the name a tar from Create takes at its first commit
-	// (publish), "" once it has; replace says it replaces what is there.
-	stage   string
-	replace bool
+	path  string // absolute
+	f     *os.File
+	stage staging // of a tar from Create, until its first commit
 	// writeAt and sync write the file; tests replace them to fail as a
 	// full disk does.
 	writeAt func(p []byte, off int64) (int, error)
@@ -516,7 +497,7 @@ func (s *tarSink) Commit(ctx context.Context, doc []byte) error {
 		return err
 	}
 	if len(pending) == 0 && bytes.Equal(doc, s.doc) {
-		return s.publish()
+		return s.stage.publish(&s.mu, &s.path)
 	}
 	at("blobs")
 	recs, err := s.appendMeta(doc, pending, end)
@@ -526,7 +507,7 @@ func (s *tarSink) Commit(ctx context.Context, doc []byte) error {
 	s.mu.Lock()
 	s.setCommitted(recs, doc)
 	s.mu.Unlock()
-	return s.publish()
+	return s.stage.publish(&s.mu, &s.path)
 }
 
 // fail records a failed write, after which the sink refuses to go on.
@@ -640,9 +621,7 @@ func (s *tarSink) Close() error {
 		}
 	}
 	err = errors.Join(err, unlock(s.f), s.f.Close())
-	if s.stage != "" { // never committed: nothing of it stays
-		err = errors.Join(err, driver.Unstage(s.path))
-	}
+	err = errors.Join(err, s.stage.discard(s.path))
 	if err != nil {
 		return fmt.Errorf("lindi: %s: close: %w", s.path, err)
 	}

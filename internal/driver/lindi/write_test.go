@@ -78,7 +78,7 @@ func TestAmendPythonTrashed(t *testing.T) {
 	if got := readInts(t, p, "x"); !slices.Equal(got, seq(0, 1000)) {
 		t.Fatalf("x before: %v", got[:5])
 	}
-	c := driver.ContainerFor(p)
+	c := driver.ContainerFor(lindi.Containers(), p)
 	s, doc, err := c.OpenSink(ctx, p)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestWriteRead(t *testing.T) {
 	for _, name := range []string{"w.lindi.tar", "w.lindi.d", "w.lindi.json"} {
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), name)
-			c := driver.ContainerFor(p)
+			c := driver.ContainerFor(lindi.Containers(), p)
 			s, err := c.Create(ctx, p, false)
 			if err != nil {
 				t.Fatal(err)
@@ -128,7 +128,7 @@ func TestAmendConformanceTar(t *testing.T) {
 	p := writeTemp(t, "c.nwb.lindi.tar", data)
 	const es = "acquisition/ElectricalSeries/data"
 	before := readFloats(t, p, es)
-	s, doc, err := driver.ContainerFor(p).OpenSink(ctx, p)
+	s, doc, err := driver.ContainerFor(lindi.Containers(), p).OpenSink(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}

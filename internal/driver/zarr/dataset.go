@@ -1,16 +1,12 @@
 package zarr
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/lindigo/lindi/internal/driver"
-	"github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/internal/engine"
-	"github.com/lindigo/lindi/store"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -99,7 +95,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		if t.lindi != nil {
 			resolve = t.lindi.Resolve
 		}
-		d.Storage = hdf5.NewExternalLink(t.env, ext, path, resolve)
+		d.Storage = driver.NewArrayLink(t.env, ext, path, resolve)
 		return d, nil
 	}
 	if t.hdmf() && shapeBug(meta, compound) {
@@ -111,7 +107,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		d.Storage = &driver.Fixed{Array: &engine.Chunked{
 			Shape: d.Shape, Chunks: d.Chunks, ItemSize: meta.DType.Size, Fill: meta.Fill.Bytes,
 			Pipeline: empty, Name: path,
-			Locator: &rowsLocator{key: &keyLocator{t: t, key: key, meta: meta}, pipe: pipe, path: path},
+			Locator: &rowsLocator{key: t.keyLocator(key, meta), meta: meta, pipe: pipe, path: path},
 		}}
 		return d, nil
 	}
@@ -119,7 +115,7 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		Shape: meta.Shape, Chunks: meta.Chunks, ItemSize: meta.DType.Size,
 		FOrder: meta.Order == 'F', Fill: meta.Fill.Bytes, FillObject: meta.Fill.Object,
 		Pipeline: pipe, Objects: objects, PadShort: t.lindi != nil, Name: path,
-		Locator: &keyLocator{t: t, key: key, meta: meta},
+		Locator: t.keyLocator(key, meta),
 	}}
 	if objects && items == nil {
 		_, rows := za.CompoundDType()
@@ -131,69 +127,13 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 	return d, nil
 }
 
-// keyLocator finds chunks by their Zarr keys; an absent key is a missing chunk.
-type keyLocator struct {
-	t    *tree
-	key  string
-	meta *zarrmeta.ArrayMeta
-
-	pre driver.Prepared // chunks of a remote store read whole by Prepare
-}
-
-// Prepare reads the chunks of a batch whose sizes only a request tells
-// (a Zarr store over HTTP) at once, whole when they are small, else only
-// their sizes (driver.Objects).
-func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
-	if l.t.dir || l.t.lindi != nil {
-		return
+// keyLocator finds the chunks of the array at key, of metadata meta, by
+// their Zarr keys.
+func (t *tree) keyLocator(key string, meta *zarrmeta.ArrayMeta) *driver.KeyLocator {
+	return &driver.KeyLocator{
+		Env: t.env, Store: t.st, Local: t.dir, Refs: t.lindi != nil, Expect: int64(meta.ChunkBytes()),
+		Key: func(coords []int) string { return driver.JoinKey(key, meta.ChunkKey(coords)) },
 	}
-	urls := make([]string, 0, len(coords))
-	for _, c := range coords {
-		v, err := l.t.st.Get(ctx, driver.JoinKey(l.key, l.meta.ChunkKey(c)))
-		if err == nil && !v.InMemory() && v.Len < 0 && v.Off == 0 {
-			urls = append(urls, v.URL)
-		}
-	}
-	l.pre.Read(ctx, l.t.env, urls, int64(l.meta.ChunkBytes()))
-}
-
-func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	v, err := l.t.st.Get(ctx, driver.JoinKey(l.key, l.meta.ChunkKey(coords)))
-	if errors.Is(err, store.ErrNotFound) {
-		return engine.Chunk{Missing: true}, nil
-	}
-	if err != nil {
-		return engine.Chunk{}, err
-	}
-	if v.InMemory() {
-		return engine.Chunk{Data: v.Data}, nil
-	}
-	if v.Len < 0 && v.Off == 0 {
-		if c, ok := l.pre.Take(v.URL); ok {
-			return c, nil
-		}
-	}
-	if l.t.dir && !store.IsURL(v.URL) && v.Len >= 0 {
-		// One file per chunk: open it for the read alone, so that a store
-		// of many thousand chunks does not hold as many descriptors.
-		return engine.Chunk{Src: l.t.env.Pool.PerRead(v.URL), Off: v.Off, Len: v.Len}, nil
-	}
-	src, err := l.t.env.Pool.Open(ctx, v.URL)
-	if err != nil {
-		return engine.Chunk{}, err
-	}
-	n := v.Len
-	if n < 0 {
-		size, err := src.Size(ctx)
-		if l.t.lindi == nil && driver.NotFound(err) {
-			return engine.Chunk{Missing: true}, nil // a chunk never written
-		}
-		if err != nil {
-			return engine.Chunk{}, err
-		}
-		n = size - v.Off
-	}
-	return engine.Chunk{Src: src, Off: v.Off, Len: n}, nil
 }
 
 // shapeOf reads the shape of a .zarray that does not parse as a whole, for
@@ -204,11 +144,4 @@ func shapeOf(zarray []byte) []int {
 		return []int{}
 	}
 	return append([]int{}, m.Shape...)
-}
-
-// ChunkSize is the stored size of a chunk as the store gives it without
-// reading it (engine.Sizer): a ref's length, a local file's size; unknown
-// for a remote object.
-func (l *keyLocator) ChunkSize(ctx context.Context, coords []int) (int64, bool, error) {
-	return driver.ValueSize(l.t.st.Get(ctx, driver.JoinKey(l.key, l.meta.ChunkKey(coords))))
 }

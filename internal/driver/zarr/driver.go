@@ -15,22 +15,18 @@ import (
 	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/driver/zarr3"
 	"github.com/lindigo/lindi/store"
 )
 
-func init() {
-	driver.Register(lindiDriver{})
-	driver.Register(zarrDriver{})
-}
+// LINDIDriver reads LINDI JSON files.
+type LINDIDriver struct{}
 
-// lindiDriver reads LINDI JSON files.
-type lindiDriver struct{}
-
-func (lindiDriver) Name() string { return "LINDI JSON" }
+func (LINDIDriver) Name() string { return "LINDI JSON" }
 
 // Sniff says Yes to JSON: a URL ending in .json is taken on its name alone,
 // which saves the round trip that reading its first bytes costs.
-func (lindiDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
+func (LINDIDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, error) {
 	if in.Dir || in.StoreURL() {
 		return driver.No, nil
 	}
@@ -47,7 +43,7 @@ func (lindiDriver) Sniff(ctx context.Context, in *driver.Input) (driver.Match, e
 	return driver.No, nil
 }
 
-func (lindiDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+func (LINDIDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	var data []byte
 	var err error
 	if in.Source != nil {
@@ -79,10 +75,7 @@ func OpenLINDI(ctx context.Context, env *driver.Env, st *store.LINDI, fileChunks
 	_, v2 := st.Ref(".zgroup")
 	switch {
 	case v3 && !v2:
-		if driver.OpenZarr3Refs == nil {
-			return nil, fmt.Errorf("%s: %w: a Zarr v3 reference document, and no Zarr v3 driver is linked in", st.Name(), driver.ErrFormat)
-		}
-		return driver.OpenZarr3Refs(ctx, env, st)
+		return zarr3.OpenRefs(ctx, env, st)
 	case st.ChunkIndexes() != nil:
 		return nil, fmt.Errorf("%s: %w: \"indexes\" in a document whose root is not a Zarr v3 group (no zarr.json)", st.Name(), driver.ErrFormat)
 	}
@@ -95,15 +88,15 @@ func OpenLINDI(ctx context.Context, env *driver.Env, st *store.LINDI, fileChunks
 	return root, nil
 }
 
-// zarrDriver reads Zarr v2 stores: a local directory, or a URL (the last
+// Driver reads Zarr v2 stores: a local directory, or a URL (the last
 // resort when the URL names no file).
-type zarrDriver struct{}
+type Driver struct{}
 
-func (zarrDriver) Name() string { return "Zarr v2" }
+func (Driver) Name() string { return "Zarr v2" }
 
 // Sniff says Yes to a directory holding .zgroup and Maybe to any other
 // directory or URL.
-func (zarrDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
+func (Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
 	switch {
 	case in.Dir:
 		if st, err := os.Stat(filepath.Join(in.Name, ".zgroup")); err == nil && st.Mode().IsRegular() {
@@ -116,7 +109,7 @@ func (zarrDriver) Sniff(_ context.Context, in *driver.Input) (driver.Match, erro
 	return driver.No, nil
 }
 
-func (zarrDriver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	if in.Dir {
 		var opts []store.DirOption
 		if env.FollowOutside {

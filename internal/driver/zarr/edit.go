@@ -16,8 +16,6 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-func init() { driver.OpenEditor = openEditor }
-
 // bareSink is implemented by a sink that keeps everything in its document
 // (a .lindi.json): its "./" refs name files beside it, not members.
 type bareSink interface{ bare() }
@@ -34,9 +32,13 @@ type editor struct {
 	dirty bool
 }
 
-// openEditor parses doc, the current document of the container sink was
-// opened on, and returns its tree and the editor that changes it.
-func openEditor(ctx context.Context, env *driver.Env, name string, doc []byte, sink driver.Sink, fresh bool) (*driver.Group, driver.Editor, error) {
+// OpenEditor parses doc, the current document (a LINDI document) of the
+// container sink was opened on, and returns its tree and the editor that
+// changes it. fresh says that doc is not the container's committed state
+// yet (a new file made from a document), so that the first Commit writes it
+// even if nothing else changes. Every writable container is LINDI, whose
+// tree this driver owns: h5 edits through it.
+func OpenEditor(ctx context.Context, env *driver.Env, name string, doc []byte, sink driver.Sink, fresh bool) (*driver.Group, driver.Editor, error) {
 	var st *store.LINDI
 	var err error
 	if _, ok := sink.(bareSink); ok {

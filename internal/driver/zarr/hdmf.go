@@ -369,13 +369,14 @@ func shapeBug(meta *zarrmeta.ArrayMeta, compound *zarrmeta.DType) bool {
 // element [r][k]. Its chunks are in memory, decoded: the array it serves
 // has an empty pipeline.
 type rowsLocator struct {
-	key  *keyLocator
+	key  *driver.KeyLocator
+	meta *zarrmeta.ArrayMeta
 	pipe *codecs.Pipeline
 	path string
 }
 
 func (l *rowsLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	meta := l.key.meta
+	meta := l.meta
 	dt := meta.DType
 	c0, c1, size := meta.Chunks[0], meta.Chunks[1], dt.Size
 	out := make([]byte, c0*size)
@@ -407,7 +408,7 @@ func (l *rowsLocator) chunk(ctx context.Context, coords []int, n int) ([]byte, e
 		return nil, err
 	}
 	if ch.Missing {
-		fill := l.key.meta.Fill.Bytes
+		fill := l.meta.Fill.Bytes
 		out := make([]byte, 0, n)
 		for len(fill) > 0 && len(out) < n {
 			out = append(out, fill...)

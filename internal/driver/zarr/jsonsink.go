@@ -18,7 +18,7 @@ import (
 
 // JSONContainer writes .lindi.json files: a document holding every chunk
 // inline, replaced whole at each commit by renaming a synced temporary file
-// over it. The lindi driver registers it, with its lock.
+// over it. The lindi driver offers it (lindi.Containers), with its lock.
 type JSONContainer struct {
 	// Lock takes the lock that makes the caller the one writer of the file
 	// name and returns the function that releases it; nil takes none. A

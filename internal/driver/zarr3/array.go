@@ -10,7 +10,6 @@ import (
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
-	"github.com/lindigo/lindi/internal/driver/hdf5"
 	"github.com/lindigo/lindi/internal/engine"
 	"github.com/lindigo/lindi/io/source"
 	"github.com/lindigo/lindi/store"
@@ -224,7 +223,7 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		if err != nil {
 			return fail(fmt.Errorf("%w: %w", driver.ErrFormat, err))
 		}
-		d.Storage = hdf5.NewExternalLink(t.env, link, path, t.resolve)
+		d.Storage = driver.NewArrayLink(t.env, link, path, t.resolve)
 		return d
 	}
 	shape, chunks := a.Shape, readChunks
@@ -244,7 +243,10 @@ func (t *tree) dataset(key, path string, n *zarrmeta.V3Node) *driver.Dataset {
 		d.Chunks = []int{}
 	}
 	keys := chunkKeys{prefix: key, sep: a.Separator, v2: a.KeyEncoding == "v2", scalar: zeroD}
-	var loc engine.Locator = &keyLocator{t: t, keys: keys, expect: int64(dt.Size) * int64(product(readChunks))}
+	var loc engine.Locator = &driver.KeyLocator{
+		Env: t.env, Store: t.st, Key: keys.key, Local: t.dir, Refs: t.refs != nil,
+		Expect: int64(dt.Size) * int64(product(readChunks)),
+	}
 	index, indexed := store.ChunkIndexRef{}, false
 	if t.refs != nil {
 		index, indexed = t.refs.ChunkIndexes()[key]
@@ -304,49 +306,6 @@ func (k chunkKeys) key(coords []int) string {
 	return b.String()
 }
 
-// keyLocator finds unsharded chunks by key; an absent key is a missing chunk.
-type keyLocator struct {
-	t      *tree
-	keys   chunkKeys
-	expect int64 // a chunk's decoded size: about its stored size, at most
-
-	pre driver.Prepared // chunks of a remote store read whole by Prepare
-}
-
-// Prepare reads the chunks of a remote store the batch needs at once (see
-// driver.Objects): whole when they are small, else only their sizes.
-func (l *keyLocator) Prepare(ctx context.Context, coords [][]int) {
-	if l.t.dir || l.t.refs != nil {
-		return
-	}
-	urls := make([]string, 0, len(coords))
-	for _, c := range coords {
-		if v, err := l.t.st.Get(ctx, l.keys.key(c)); err == nil && !v.InMemory() {
-			urls = append(urls, v.URL)
-		}
-	}
-	l.pre.Read(ctx, l.t.env, urls, l.expect)
-}
-
-func (l *keyLocator) Locate(ctx context.Context, coords []int) (engine.Chunk, error) {
-	key := l.keys.key(coords)
-	if l.t.refs != nil {
-		return l.t.refChunk(ctx, key)
-	}
-	if !l.t.dir {
-		if v, err := l.t.st.Get(ctx, key); err == nil {
-			if c, ok := l.pre.Take(v.URL); ok {
-				return c, nil
-			}
-		}
-	}
-	src, size, err := l.t.object(ctx, key, true)
-	if err != nil || src == nil {
-		return engine.Chunk{Missing: src == nil && err == nil}, err
-	}
-	return engine.Chunk{Src: src, Len: size}, nil
-}
-
 // object opens the object at key with its size; a nil source for an object
 // that does not exist. Unless withSize is set, a remote object is opened
 // without learning its size (-1), which costs a request of its own: its
@@ -389,14 +348,4 @@ func product(shape []int) int {
 		n *= x
 	}
 	return n
-}
-
-// ChunkSize is the stored size of a chunk of a local store or a reference
-// document (engine.Sizer); unknown for a remote store, whose objects' sizes
-// only a request each tells.
-func (l *keyLocator) ChunkSize(ctx context.Context, coords []int) (int64, bool, error) {
-	if !l.t.dir && l.t.refs == nil {
-		return 0, false, nil
-	}
-	return driver.ValueSize(l.t.st.Get(ctx, l.keys.key(coords)))
 }

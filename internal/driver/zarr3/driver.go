@@ -41,19 +41,18 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-func init() { driver.Register(zarr3Driver{}) }
-
 // metaName is the metadata document of every Zarr v3 node.
 const metaName = "zarr.json"
 
-type zarr3Driver struct{}
+// Driver reads Zarr v3 stores and zarrshadow's reference stores.
+type Driver struct{}
 
-func (zarr3Driver) Name() string { return "Zarr v3" }
+func (Driver) Name() string { return "Zarr v3" }
 
 // Sniff says Yes to a directory holding zarr.json (or zarrshadow's
 // refs.json) and Maybe to a URL (whose
 // zarr.json Open asks for: HTTP has no directory to look into).
-func (zarr3Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
+func (Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, error) {
 	switch {
 	case in.Dir:
 		for _, name := range []string{metaName, refsName} {
@@ -67,7 +66,7 @@ func (zarr3Driver) Sniff(_ context.Context, in *driver.Input) (driver.Match, err
 	return driver.No, nil
 }
 
-func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
+func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*driver.Group, error) {
 	t := &tree{env: env}
 	// The root's zarr.json, and zarrshadow's refs.json (a reference store
 	// whose directory has no zarr.json): in a directory the second is read
@@ -112,7 +111,7 @@ func (zarr3Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) 
 	if errors.Is(err, store.ErrNotFound) && refs != nil {
 		r, rerr := refs()
 		if rerr == nil {
-			return openRefs(ctx, env, r)
+			return OpenRefs(ctx, env, r)
 		}
 		if !errors.Is(rerr, store.ErrNotFound) {
 			return nil, rerr

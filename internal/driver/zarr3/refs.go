@@ -21,14 +21,13 @@ import (
 // refs.json of a directory (local or a URL) that also holds, under index/,
 // the chunk indexes of the arrays with too many chunks to list (index.go).
 
-func init() { driver.OpenZarr3Refs = openRefs }
-
 // refsName is the reference document of a zarrshadow directory.
 const refsName = "refs.json"
 
-// openRefs reads the tree of a parsed reference document whose root is a
-// Zarr v3 node.
-func openRefs(ctx context.Context, env *driver.Env, st *store.LINDI) (*driver.Group, error) {
+// OpenRefs reads the tree of a parsed reference document whose root is a
+// Zarr v3 node: the LINDI drivers read the document (a .json file, a
+// container's lindi.json) and hand it here when its root says Zarr v3.
+func OpenRefs(ctx context.Context, env *driver.Env, st *store.LINDI) (*driver.Group, error) {
 	t := &tree{env: env, st: st, refs: st, root: st.Name()}
 	doc, err := t.meta(ctx, metaName)
 	if err != nil {
@@ -102,26 +101,8 @@ func (t *tree) refValue(ctx context.Context, v store.Value, limit int64) ([]byte
 // refChunk locates the chunk at key of a reference document: missing when
 // the document has no such key.
 func (t *tree) refChunk(ctx context.Context, key string) (engine.Chunk, error) {
-	v, err := t.st.Get(ctx, key)
-	if errors.Is(err, store.ErrNotFound) {
-		return engine.Chunk{Missing: true}, nil
-	}
-	if err != nil {
-		return engine.Chunk{}, err
-	}
-	if v.InMemory() {
-		return engine.Chunk{Data: v.Data, Len: int64(len(v.Data))}, nil
-	}
-	src, err := t.env.Pool.Open(ctx, v.URL)
-	if err != nil {
-		return engine.Chunk{}, err
-	}
-	if v.Len < 0 {
-		if v.Len, err = src.Size(ctx); err != nil {
-			return engine.Chunk{}, err
-		}
-	}
-	return engine.Chunk{Src: src, Off: v.Off, Len: v.Len}, nil
+	l := driver.KeyLocator{Env: t.env, Store: t.st, Refs: true}
+	return l.Chunk(ctx, key)
 }
 
 // refObject opens the value at key of a reference document as a source of
@@ -133,7 +114,7 @@ func (t *tree) refObject(ctx context.Context, key string) (source.Source, int64,
 	}
 	name := t.st.Name() + ":" + key
 	if c.Src == nil {
-		return source.NewBytes(name, c.Data), c.Len, nil
+		return source.NewBytes(name, c.Data), int64(len(c.Data)), nil
 	}
 	s, err := source.NewSection(c.Src, c.Off, c.Len, name)
 	return s, c.Len, err

@@ -1,5 +1,5 @@
 // Command gostep is the Go side of interop.py: it creates and amends LINDI
-// containers through the writable containers (driver.ContainerFor), and
+// containers through the writable containers (lindi.Containers), and
 // dumps what the h5 package reads from them. It never runs in go test.
 //
 //	gostep create PATH        a new container, committed three times
@@ -50,7 +50,7 @@ func run(args []string) error {
 	case "sizes":
 		return sizes(path)
 	case "repair":
-		s, _, err := driver.ContainerFor(path).OpenSink(ctx, path)
+		s, _, err := driver.ContainerFor(lindi.Containers(), path).OpenSink(ctx, path)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ type writer struct {
 }
 
 func open(path string, create bool) (*writer, error) {
-	c := driver.ContainerFor(path)
+	c := driver.ContainerFor(lindi.Containers(), path)
 	if c == nil {
 		return nil, fmt.Errorf("no container claims %s", path)
 	}

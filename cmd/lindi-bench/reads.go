@@ -19,8 +19,8 @@ import (
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/internal/h5gen"
+	"github.com/lindigo/lindi/internal/netsim"
 	"github.com/lindigo/lindi/io/fetch"
-	"github.com/lindigo/lindi/io/netsim"
 	"github.com/lindigo/lindi/selection"
 )
 
@@ -78,32 +78,19 @@ const (
 // benchRuns is how many times each measurement is made; the median is kept.
 const benchRuns = 3
 
-func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "write" {
-		return cmdBenchWrite(ctx, args[1:], stdout)
-	}
-	if len(args) > 0 && args[0] == "put" {
-		return cmdBenchPut(ctx, args[1:], stdout)
-	}
-	if len(args) > 0 && args[0] == "blocks" {
-		return cmdBenchBlocks(ctx, args[1:], stdout)
-	}
-	if len(args) > 0 && args[0] == "zarr3" {
-		return cmdBenchZarr3(ctx, args[1:], stdout)
-	}
-	if len(args) > 0 && args[0] == "zarrshadow" {
-		return cmdBenchZarrshadow(ctx, args[1:], stdout)
-	}
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+// cmdReads measures parallel remote reads of LINDI JSON and HDF5 files
+// against a simulated network, each against its floor.
+func cmdReads(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("reads", flag.ContinueOnError)
 	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency of every request")
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")
 	concurrency := fs.Int("concurrency", fetch.DefaultConcurrency, "requests in flight")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *latency < 0 || *bandwidth < 0 || *concurrency <= 0 {
-		return usagef("bench takes only flags: -latency D -bandwidth MB/s -concurrency N")
+		return usagef("reads takes only flags: -latency D -bandwidth MB/s -concurrency N")
 	}
 	files, err := benchFiles()
 	if err != nil {

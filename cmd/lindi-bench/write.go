@@ -20,7 +20,7 @@ import (
 	"github.com/lindigo/lindi/selection"
 )
 
-// writeCodecs are the codecs lindi bench write measures: NWB's usual, lindi's
+// writeCodecs are the codecs lindi-bench write measures: NWB's usual, lindi's
 // default, and zstd.
 var writeCodecs = []struct {
 	name   string
@@ -31,20 +31,20 @@ var writeCodecs = []struct {
 	{"zstd level 3", `{"id":"zstd","level":3}`},
 }
 
-// cmdBenchWrite measures writing a noisy int16 dataset (ephys-like: 384
+// cmdWrite measures writing a noisy int16 dataset (ephys-like: 384
 // channels of random walks plus noise) into a .lindi.tar with each codec,
 // on one core and on all, against the disk's sequential write of the same
 // bytes; and amending one attribute of the result.
-func cmdBenchWrite(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("bench write", flag.ContinueOnError)
+func cmdWrite(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("write", flag.ContinueOnError)
 	mb := fs.Int("mb", 2048, "size of the dataset in MB (2^20 bytes)")
 	dir := fs.String("dir", "", "directory for the files written (default: a temporary one, removed)")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *mb < 1 {
-		return usagef("bench write takes only flags: -mb N -dir DIR")
+		return usagef("write takes only flags: -mb N -dir DIR")
 	}
 	if *dir == "" {
 		if *dir, err = os.MkdirTemp("", "lindi-bench-write"); err != nil {

@@ -65,19 +65,19 @@ var z3Layouts = []string{"end", "start", "plain"}
 //go:embed zarrita_bench.mjs
 var zarritaScript []byte
 
-func cmdBenchZarr3(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("bench zarr3", flag.ContinueOnError)
+func cmdZarr3(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("zarr3", flag.ContinueOnError)
 	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency of every request")
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")
 	concurrency := fs.Int("concurrency", fetch.DefaultConcurrency, "requests in flight")
 	write := fs.String("write", "", "write the stores (end.zarr, start.zarr, plain.zarr) into this directory, for other readers, and stop")
 	zarrita := fs.String("zarrita", "", "a directory holding node_modules/zarrita (npm install zarrita@0.7.5): time zarrita.js on end.zarr over the same server too")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *latency < 0 || *bandwidth < 0 || *concurrency <= 0 {
-		return usagef("bench zarr3 takes only flags: -latency D -bandwidth MB/s -concurrency N -write DIR -zarrita DIR")
+		return usagef("zarr3 takes only flags: -latency D -bandwidth MB/s -concurrency N -write DIR -zarrita DIR")
 	}
 	files := map[string][]byte{}
 	for _, layout := range z3Layouts {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -22,20 +23,23 @@ import (
 // putRuns is how many times bench put runs each codec; the median is kept.
 const putRuns = 3
 
-// cmdBenchPut measures the CLI's write path as a user meets it: lindi put of
-// an ephys-like int16 .npy (64 channels) into an empty .lindi.tar, this
+// cmdPut measures the CLI's write path as a user meets it: lindi put of
+// an ephys-like int16 .npy (64 channels) into an empty .lindi.tar, the lindi
 // binary run as a whole process per codec, against the disk's sequential
-// write of the output's bytes. bench/put_python.py runs Python lindi beside it.
-func cmdBenchPut(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("bench put", flag.ContinueOnError)
+// write of the output's bytes. The binary is -lindi, or else cmd/lindi built
+// from the module lindi-bench is run in. bench/put_python.py runs Python
+// lindi beside it.
+func cmdPut(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("put", flag.ContinueOnError)
 	mb := fs.Int("mb", 512, "size of the .npy's data in MB (2^20 bytes)")
 	dir := fs.String("dir", "", "directory for the files (default: a temporary one, removed)")
-	pos, err := parseArgs(fs, args)
+	lindi := fs.String("lindi", "", "the lindi binary to measure (default: go build ./cmd/lindi into the directory)")
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *mb < 1 {
-		return usagef("bench put takes only flags: -mb N -dir DIR")
+		return usagef("put takes only flags: -mb N -dir DIR -lindi PATH")
 	}
 	if *dir == "" {
 		if *dir, err = os.MkdirTemp("", "lindi-bench-put"); err != nil {
@@ -43,9 +47,10 @@ func cmdBenchPut(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		defer os.RemoveAll(*dir)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
+	if *lindi == "" {
+		if *lindi, err = buildLindi(ctx, *dir); err != nil {
+			return err
+		}
 	}
 	const channels = 64
 	rows := (*mb << 20) / 2 / channels
@@ -61,7 +66,7 @@ func cmdBenchPut(ctx context.Context, args []string, stdout io.Writer) error {
 	for _, c := range writeCodecs {
 		var runs []putRun
 		for range putRuns {
-			r, err := putOnce(ctx, self, out, input, c.config)
+			r, err := putOnce(ctx, *lindi, out, input, c.config)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
@@ -90,8 +95,18 @@ type putRun struct {
 	faults    int64
 }
 
-// putOnce creates out empty and runs self put into it.
-func putOnce(ctx context.Context, self, out, input, codec string) (putRun, error) {
+// buildLindi builds cmd/lindi into dir and returns the binary's path.
+func buildLindi(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "lindi")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/lindigo/lindi/cmd/lindi")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building lindi (or give -lindi PATH): %w: %s", err, bytes.TrimSpace(out))
+	}
+	return bin, nil
+}
+
+// putOnce creates out empty and runs lindi put into it.
+func putOnce(ctx context.Context, lindi, out, input, codec string) (putRun, error) {
 	os.Remove(out)
 	f, err := h5.Create(ctx, out)
 	if err != nil {
@@ -100,7 +115,7 @@ func putOnce(ctx context.Context, self, out, input, codec string) (putRun, error
 	if err := f.Close(); err != nil {
 		return putRun{}, err
 	}
-	cmd := exec.CommandContext(ctx, self, "put", "--codec", codec, out, "acquisition/ElectricalSeries/data", input)
+	cmd := exec.CommandContext(ctx, lindi, "put", "--codec", codec, out, "acquisition/ElectricalSeries/data", input)
 	cmd.Stderr = os.Stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {

@@ -1,7 +1,7 @@
 // zarrita_bench.mjs times zarrita.js (npm zarrita 0.7.5) on the stores of
-// `lindi bench zarr3`, for the comparison its rows are held to. The bench
+// `lindi-bench zarr3`, for the comparison its rows are held to. The bench
 // runs it itself against its own server with `-zarrita DIR`; by hand, on the
-// stores of `lindi bench zarr3 -write DIR` served with latency (for example
+// stores of `lindi-bench zarr3 -write DIR` served with latency (for example
 // ../shared/bench/slowserve -dir DIR -latency 20ms -mbps 100):
 //
 //   npm install zarrita@0.7.5   # in a scratch directory; run this file from there

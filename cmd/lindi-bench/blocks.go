@@ -13,21 +13,21 @@ import (
 	"github.com/lindigo/lindi/nwb"
 )
 
-// cmdBenchBlocks measures the bounded-memory pattern of analysis: the mean
+// cmdBlocks measures the bounded-memory pattern of analysis: the mean
 // and standard deviation (ddof 0) of every channel of a TimeSeries in
 // physical units, read block by block with read-ahead. Its anchor is
 // bench/blockstats.py, the same loop with h5py and numpy.
-func cmdBenchBlocks(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("bench blocks", flag.ContinueOnError)
+func cmdBlocks(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("blocks", flag.ContinueOnError)
 	rows := fs.Int("rows", 65536, "samples per block")
 	ahead := fs.Int("ahead", 1, "blocks read ahead of the one being summed")
 	runs := fs.Int("runs", 5, "runs; the median is printed")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 2 || *rows < 1 || *ahead < 0 || *runs < 1 {
-		return usagef("bench blocks takes FILE SERIES and the flags -rows N -ahead N -runs N")
+		return usagef("blocks takes FILE SERIES and the flags -rows N -ahead N -runs N")
 	}
 	f, err := nwb.Open(ctx, pos[0])
 	if err != nil {

@@ -55,16 +55,16 @@ var shadowCases = []struct {
 	{"across 2 index blocks", 0, 400, 5, 6},
 }
 
-func cmdBenchZarrshadow(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("bench zarrshadow", flag.ContinueOnError)
+func cmdZarrshadow(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("zarrshadow", flag.ContinueOnError)
 	latency := fs.Duration("latency", 20*time.Millisecond, "first-byte latency of every request")
 	bandwidth := fs.Float64("bandwidth", 100, "bandwidth of each response in MB/s (0: unlimited)")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *latency <= 0 || *bandwidth < 0 {
-		return usagef("bench zarrshadow takes only flags: -latency D (> 0) -bandwidth MB/s")
+		return usagef("zarrshadow takes only flags: -latency D (> 0) -bandwidth MB/s")
 	}
 	files, err := shadowStore()
 	if err != nil {
