@@ -161,8 +161,10 @@ func WithWorkers(n int) Option {
 	}
 }
 
-// WithConcurrency sets how many byte-range requests a read may have in flight
-// (default: the process-wide limit of fetch.Default). n must be positive.
+// WithConcurrency fixes how many byte-range requests a read may have in
+// flight, and how many run at once against each host, at n (default:
+// LINDI_CONCURRENCY, else "auto": each host's limit adapts to what its
+// server takes; see source.WithConcurrency). n must be positive.
 func WithConcurrency(n int) Option {
 	return func(o *options) error {
 		if n <= 0 {
@@ -201,7 +203,7 @@ func (o *options) pool(name string) (*source.Pool, error) {
 	if o.concurrency > 0 {
 		// Open as many connections ahead as reads will use (unless the
 		// caller's source options say otherwise).
-		opts = append([]source.Option{source.WithWarmConns(o.concurrency)}, opts...)
+		opts = append([]source.Option{source.WithWarmConns(o.concurrency), source.WithConcurrency(o.concurrency)}, opts...)
 	}
 	if dir := cmp.Or(o.diskDir, os.Getenv(CacheDirEnv)); dir != "" && !o.diskOff {
 		d, err := source.NewDiskCache(dir, o.diskBytes)

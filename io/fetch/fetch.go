@@ -78,7 +78,7 @@ type Fetcher struct {
 // New returns a Fetcher with the defaults changed by opts.
 func New(opts ...Option) (*Fetcher, error) {
 	f := &Fetcher{
-		concurrency: DefaultConcurrency,
+		concurrency: envConcurrency(),
 		maxGap:      DefaultMaxGap,
 		maxMerged:   DefaultMaxMerged,
 		partSize:    DefaultPartSize,
@@ -100,6 +100,17 @@ func New(opts ...Option) (*Fetcher, error) {
 	f.slots = make(chan struct{}, f.concurrency)
 	f.budget = semaphore.NewWeighted(f.budgetMax)
 	return f, nil
+}
+
+// envConcurrency is the reads a Fetcher keeps in flight unless told:
+// LINDI_CONCURRENCY's number when it sets one, else DefaultConcurrency
+// (each host's adaptive limit then decides how many of those run at once;
+// an unreadable setting is reported by the sources, which refuse it).
+func envConcurrency() int {
+	if n, err := source.ConcurrencyFromEnv(); err == nil && n > 0 {
+		return n
+	}
+	return DefaultConcurrency
 }
 
 // Concurrency reports the number of reads the Fetcher keeps in flight.

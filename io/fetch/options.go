@@ -12,7 +12,10 @@ import "fmt"
 // of about total/concurrency bytes between DefaultMinPartSize and
 // DefaultPartSize (the range size cloud stores advise for parallel GETs), so
 // each read delivers its ranges as soon as it ends. Concurrency 64 keeps a
-// 200-chunk scattered read within four waves of requests.
+// 200-chunk scattered read within four waves of requests; it is the most
+// reads in flight, and each host's adaptive limit (see package source)
+// decides how many of them run at once. LINDI_CONCURRENCY=N replaces it
+// with N, and fixes each host's limit at N.
 const (
 	DefaultConcurrency = 64        // reads in flight
 	DefaultMaxGap      = 256 << 10 // bytes of gap read to join two ranges
@@ -27,7 +30,8 @@ const (
 type Option func(*Fetcher) error
 
 // WithConcurrency sets the number of reads in flight at once (default
-// DefaultConcurrency).
+// DefaultConcurrency, or LINDI_CONCURRENCY's number). The requests they
+// make run under their hosts' limits too (source.WithConcurrency).
 func WithConcurrency(n int) Option {
 	return func(f *Fetcher) error {
 		if n < 1 || n > 1<<16 {

@@ -228,12 +228,16 @@ func classify(err error, ctx context.Context) answer {
 // certificate, a malformed answer, an address the policy blocks), which
 // fails the same way every time. A refused connection is not retried: no
 // server listens there, and backing off for seconds only delays the error
-// (a closed port took 8-17 s to fail).
+// (a closed port took 8-17 s to fail); unless the host answered before
+// (errOverloaded), when it is overloaded, not absent.
 func retryableTransport(err error) bool {
 	var dns *net.DNSError
 	var op *net.OpError
 	var ne net.Error
+	var over *errOverloaded
 	switch {
+	case errors.As(err, &over):
+		return true
 	case errors.Is(err, ErrBlocked), errors.Is(err, syscall.ECONNREFUSED):
 		return false
 	case errors.Is(err, ErrTimeout), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -46,6 +47,11 @@ type config struct {
 	// root and localOnly confine sources (WithRoot, WithLocalOnly).
 	root      *rooted
 	localOnly bool
+	// concurrency is WithConcurrency's (0: adaptive); concurrencySet
+	// says it was given, else LINDI_CONCURRENCY's applies.
+	concurrency    int
+	concurrencySet bool
+	throttled      func(Throttle)
 }
 
 func newConfig(opts []Option) (*config, error) {
@@ -84,6 +90,16 @@ func newConfig(opts []Option) (*config, error) {
 		}
 		c.client = client
 	}
+	if !c.concurrencySet {
+		n, err := ConcurrencyFromEnv()
+		if err != nil {
+			return nil, err
+		}
+		c.concurrency = n
+	}
+	limited := *c.client
+	limited.Transport = &limitTransport{base: cmp.Or[http.RoundTripper](c.client.Transport, http.DefaultTransport), fixed: c.concurrency, notice: c.throttled}
+	c.client = &limited
 	return c, nil
 }
 
