@@ -186,7 +186,7 @@ type hostLimiter struct {
 	limit    float64
 	ssthresh float64 // slow start below it
 	inflight int
-	epoch    int64 // counts back-offs: a request's failure cuts only if none came since it started
+	epoch    int64         // counts back-offs: a request's failure cuts only if none came since it started
 	wake     chan struct{} // closed when a slot frees or the limit grows
 	short    float64       // EWMA of recent latencies, in seconds
 	long     float64       // EWMA of latencies over a long run

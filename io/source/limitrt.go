@@ -25,7 +25,9 @@ type limitTransport struct {
 // it is overloaded, not absent, and the request is retried.
 type errOverloaded struct{ err error }
 
-func (e *errOverloaded) Error() string { return e.err.Error() + " (the server answered before: retried)" }
+func (e *errOverloaded) Error() string {
+	return e.err.Error() + " (the server answered before: retried)"
+}
 func (e *errOverloaded) Unwrap() error { return e.err }
 
 func (t *limitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
