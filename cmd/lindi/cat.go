@@ -26,12 +26,11 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	out := fs.String("o", "", "write to this file instead of stdout (- is stdout); it appears only once complete")
 	format := fs.String("f", "", "output format: npy, csv, json or text (default: from -o's extension, else text)")
 	stats := fs.Bool("stats", false, "print I/O statistics to stderr")
-	concurrency := fs.Int("concurrency", 0, "most byte-range requests in flight (default: the library's)")
 	maxBytes := fs.Int64("max-bytes", 0, "largest result to read, in bytes (default: half of the memory available)")
 	maxWhole := fs.Int64("max-whole", 0, "largest file to take whole from a server that ignores Range, in bytes (default 1 MiB)")
 	field := fs.String("field", "", "read only this field of a compound dataset")
 	cache := fs.String("cache", "", "keep fetched byte ranges in this directory for later runs (default $LINDI_CACHE_DIR)")
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}
@@ -54,12 +53,6 @@ func cmdCat(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// One read in a process that then exits: a cache of fetched ranges
 	// would only copy every byte once more.
 	opts := []h5.Option{h5.WithCacheBytes(0)}
-	if *concurrency != 0 {
-		if *concurrency < 0 {
-			return usagef("--concurrency must be positive")
-		}
-		opts = append(opts, h5.WithConcurrency(*concurrency))
-	}
 	if *maxBytes != 0 {
 		if *maxBytes < 0 {
 			return usagef("--max-bytes must be positive")
@@ -260,6 +253,7 @@ func printStats(w io.Writer, f *h5.File) {
 		fmt.Fprintf(w, "%s: %d requests, %d bytes, %d retries, %d cache hits, %v in requests\n",
 			s.Name, s.Requests, s.Bytes, s.Retries, s.CacheHits, s.Time)
 	}
+	printHosts(w)
 }
 
 // writeJSON writes the array as nested JSON lists (a bare value for a

@@ -101,9 +101,13 @@ func withWarnings(ctx context.Context, w io.Writer) context.Context {
 
 // openOptions are the options every command opens its files with.
 func openOptions(ctx context.Context) []h5.Option {
-	warn, _ := ctx.Value(warnKey{}).(func(string))
-	if warn == nil {
-		return nil
+	sopts := throttleOption(ctx)
+	if warn, _ := ctx.Value(warnKey{}).(func(string)); warn != nil {
+		sopts = append(sopts, source.WithWarn(warn))
 	}
-	return []h5.Option{h5.WithSourceOptions(source.WithWarn(warn))}
+	opts := concurrencyOptions(ctx)
+	if len(sopts) > 0 {
+		opts = append(opts, h5.WithSourceOptions(sopts...))
+	}
+	return opts
 }

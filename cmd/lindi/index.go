@@ -28,7 +28,7 @@ func cmdIndex(ctx context.Context, args []string, stdout io.Writer) error {
 	list := fs.String("list", "", "read the sources from `FILE`, one a line (blank lines and lines starting with # skipped), after those named")
 	manifest := fs.String("manifest", "", "write one JSON line per source of the share to `FILE`: {\"source\", \"output\", \"error\"}")
 	jobs := fs.Int("jobs", 4, "sources indexed at once")
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func cmdIndex(ctx context.Context, args []string, stdout io.Writer) error {
 	case *jobs < 1:
 		return usagef("--jobs %d: must be at least 1", *jobs)
 	}
-	var opts []index.Option
+	opts := []index.Option{index.WithSourceOptions(append(sourceConcurrency(ctx), throttleOption(ctx)...)...)}
 	if *all {
 		opts = append(opts, index.AllChunks())
 	}

@@ -14,7 +14,7 @@ import (
 
 func cmdInfo(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}

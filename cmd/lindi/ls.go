@@ -18,7 +18,7 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	withAttrs := fs.Bool("a", false, "list attributes too")
 	long := fs.Bool("l", false, "long listing: each dataset's size and stored size (its chunks, encoded), as ls -lh prints sizes; ? when the stored size takes a request per chunk")
 	shard := fs.String("shard", "", "list only the `I/N`-th share of a dandiset's assets, as dandi.WithShard splits them (0 ≤ I < N)")
-	pos, err := parseArgs(fs, bundled(args, "alr"))
+	ctx, pos, err := parseReadArgs(ctx, fs, bundled(args, "alr"))
 	if err != nil {
 		return err
 	}

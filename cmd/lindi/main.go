@@ -27,6 +27,9 @@
 // connecting, an answer's headers and each gap in a body; a request, with
 // its retries, lasts at most six times as long.
 //
+// Every command that reads takes --concurrency N|auto: the byte-range
+// requests in flight per host (default $LINDI_CONCURRENCY, else auto).
+//
 // lindi exits 0 on success, 1 when something fails (with one line on stderr
 // naming what), and 2 on a usage error.
 package main
@@ -140,6 +143,9 @@ const usage = `usage:
                                    serve files over h5grove's API, with the h5web viewer at /
   lindi --version                  the module version and git revision lindi was built from
   lindi CMD -h, lindi help CMD     the usage and flags of a command
+
+Every command that reads takes --concurrency N|auto: the byte-range requests in flight per host
+(default $LINDI_CONCURRENCY, else auto: adapted to what each server takes).
 `
 
 // run executes one command line and returns the exit status. It never lets a
@@ -152,6 +158,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 	}()
 	ctx = withWarnings(ctx, stderr)
+	ctx = withThrottleNotes(ctx, stderr)
 	out := &stagedOutput{w: stdout}
 	defer out.discard()
 	err := dispatch(ctx, args, out, stderr)

@@ -19,7 +19,7 @@ import (
 // and the source's tables it appended rows to.
 func cmdNWB(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("nwb", flag.ContinueOnError)
-	args, err := parseArgs(fs, args)
+	ctx, args, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ func cmdPlot(ctx context.Context, args []string) error {
 	out := fs.String("o", "plot.png", "the PNG to write")
 	width := fs.Float64("width", 8, "width in inches (96 pixels each)")
 	height := fs.Float64("height", 4.5, "height in inches")
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}

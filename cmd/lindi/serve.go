@@ -29,7 +29,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	origins := fs.String("allow-origin", "", `comma-separated origins of web pages that may call the server ("http://host:port", "*" for any); none by default`)
 	hosts := fs.String("allow-host", "", "comma-separated host names requests may name besides loopback's and the address served (\"*\" for any)")
 	remote := fs.Bool("allow-remote", false, "let files under --basedir refer to remote URLs, which the server then fetches")
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}
@@ -51,6 +51,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	opts := []h5grove.Option{
 		h5grove.WithMaxBytes(*maxBytes), h5grove.WithBudget(*budget, h5grove.DefaultBudgetWait),
 		h5grove.WithMaxConns(*conns), h5grove.WithAllowOrigin(list(*origins)...), h5grove.WithAllowHost(list(*hosts)...),
+		h5grove.WithOpenOptions(openOptions(ctx)...),
 	}
 	if *remote {
 		opts = append(opts, h5grove.WithRemote())

@@ -18,7 +18,7 @@ const tableBlock = 4096
 func cmdTable(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	format := fs.String("f", "json", "output format: json or csv")
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ import (
 func cmdCp(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("cp", flag.ContinueOnError)
 	force := fs.Bool("force", false, "replace DST if it exists (committed atomically: a failure leaves the old DST)")
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func amend(ctx context.Context, name string, change func(f *h5.File) error) erro
 // openAmend opens the existing file name for writing, saying how to amend
 // a file that is not LINDI.
 func openAmend(ctx context.Context, name string) (*h5.File, error) {
-	f, err := h5.OpenWrite(ctx, name)
+	f, err := h5.OpenWrite(ctx, name, openOptions(ctx)...)
 	if err == nil || errors.Is(err, os.ErrNotExist) {
 		return f, err
 	}
@@ -100,7 +100,7 @@ func cmdPut(ctx context.Context, args []string) error {
 	force := fs.Bool("force", false, "make FILE anew, replacing it if it exists (committed atomically: a failure leaves the old FILE)")
 	chunks := fs.String("chunks", "", "chunk shape, as 1000,24 (default: lindi's, about 20 MiB along axis 0)")
 	codec := fs.String("codec", "", `compressor: a numcodecs configuration as JSON, e.g. '{"id":"zlib","level":4}', or none (default: lindi's, Blosc LZ4 with shuffle)`)
-	pos, err := parseArgs(fs, args)
+	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
 	}
@@ -145,10 +145,10 @@ func cmdPut(ctx context.Context, args []string) error {
 // created when missing, amended otherwise.
 func openPut(ctx context.Context, name string, force bool) (*h5.File, error) {
 	if force {
-		return h5.Create(ctx, name, h5.WithReplace())
+		return h5.Create(ctx, name, append(openOptions(ctx), h5.WithReplace())...)
 	}
 	if _, err := os.Stat(name); errors.Is(err, os.ErrNotExist) {
-		return h5.Create(ctx, name)
+		return h5.Create(ctx, name, openOptions(ctx)...)
 	}
 	f, err := openAmend(ctx, name)
 	if errors.Is(err, h5.ErrFormat) { // a damaged LINDI file
