@@ -71,6 +71,8 @@ type Group struct {
 	mu      sync.RWMutex // guards the fields below, which change in a lazy file
 	attrs   Attrs
 	finder  driver.Finder              // looks up members not in links, for a store that cannot be listed
+	// unlisted is why the members cannot be listed; nil when they can.
+	unlisted error
 	links   []Link                     // sorted by name
 	hard    map[string]Object          // targets of the hard links, once loaded
 	pending map[string]*driver.Pending // targets of the hard links not loaded yet
@@ -118,8 +120,8 @@ func (g *Group) completed(ctx context.Context) error {
 func (g *Group) File() *File { return g.f }
 
 // Members returns the names of the group's links, sorted; it does no I/O.
-// For a Zarr store served over HTTP without consolidated metadata
-// (.zmetadata), which cannot be listed, it holds only the members looked up
+// For a Zarr store served over plain HTTP without consolidated metadata,
+// which cannot be listed (see Listed), it holds only the members looked up
 // so far. In an HDF5 file it names committed datatypes too (Get returns a
 // *Datatype).
 func (g *Group) Members() []string {
@@ -131,6 +133,12 @@ func (g *Group) Members() []string {
 	}
 	return names
 }
+
+// Listed reports why the group's members cannot be listed, naming the
+// store and the consolidated metadata it lacks (a Zarr store over plain
+// HTTP: Members and Links then hold only the members looked up so far, and
+// Walk fails with this error); nil when they can be.
+func (g *Group) Listed() error { return g.unlisted }
 
 // Links returns the group's links, sorted by name. The slice is a copy.
 func (g *Group) Links() []Link {
@@ -211,6 +219,9 @@ var SkipGroup = errors.New("h5: skip this group")
 // of soft links (see Get). External links are reported without opening
 // their file (obj and err nil), as h5py's visititems does.
 func (g *Group) Walk(ctx context.Context, fn WalkFunc) error {
+	if g.unlisted != nil {
+		return g.unlisted
+	}
 	if err := g.completed(ctx); err != nil {
 		return err
 	}

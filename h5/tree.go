@@ -30,7 +30,7 @@ func (t *tree) groupLocked(dg *driver.Group, path string) *Group {
 	if g, ok := t.groups[dg]; ok {
 		return g
 	}
-	g := &Group{f: t.f, path: path, attrs: newAttrs(dg.Attrs), finder: dg.Finder, complete: dg.Complete,
+	g := &Group{f: t.f, path: path, attrs: newAttrs(dg.Attrs), finder: dg.Finder, unlisted: dg.Unlisted, complete: dg.Complete,
 		hard: map[string]Object{}, pending: map[string]*driver.Pending{}}
 	t.groups[dg] = g
 	for _, dl := range dg.Links {

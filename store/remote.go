@@ -3,22 +3,46 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
 	"fmt"
 	"strings"
 
 	"github.com/lindigo/lindi/io/source"
 )
 
-// Remote is a Zarr v2 store served over HTTP: key "a/.zarray" is the URL
+// Remote is a Zarr store served over HTTP or S3: key "a/.zarray" is the URL
 // base + "/a/.zarray". With consolidated metadata (.zmetadata) every metadata
 // key is answered from memory and the hierarchy can be listed; without, Get
-// only builds URLs, whose absence shows when they are read, and List knows
-// nothing (plain HTTP has no directory listing).
+// only builds URLs, whose absence shows when they are read, and List lists
+// the store on S3 (WithLister) or else fails with ErrNotListable: plain HTTP
+// has no directory listing.
 type Remote struct {
-	base string
-	name string                     // base without its password, for errors
-	meta map[string]json.RawMessage // from .zmetadata; nil when not consolidated
-	tree map[string][]string
+	base   string
+	name   string                     // base without its password, for errors
+	meta   map[string]json.RawMessage // from .zmetadata; nil when not consolidated
+	tree   map[string][]string
+	lister Lister // lists a store with no consolidated metadata; nil for none
+}
+
+// Lister lists the "directory" at a URL: the names of the prefixes right
+// under it. source.Pool's ListS3 does, for S3.
+type Lister interface {
+	ListS3(ctx context.Context, dir string) (source.Listing, error)
+	IsS3Dir(dir string) bool
+}
+
+// ErrNotListable reports a remote store that has no consolidated metadata
+// and whose server cannot list it.
+var ErrNotListable = errors.New("cannot be listed")
+
+// WithLister makes a store with no consolidated metadata list its members
+// with l, when l can list its URL. It returns r.
+func (r *Remote) WithLister(l Lister) *Remote {
+	if r.meta == nil && l != nil && l.IsS3Dir(r.base+"/") {
+		r.lister = l
+	}
+	return r
 }
 
 // NewRemote returns the store at base (an http(s) URL of the store's root).
@@ -47,9 +71,12 @@ func NewRemote(base string, consolidated []byte) (*Remote, error) {
 // Name returns the store's base URL, with any password redacted.
 func (r *Remote) Name() string { return r.name }
 
-// Listable reports whether the store has consolidated metadata, so that List
-// knows the hierarchy.
-func (r *Remote) Listable() bool { return r.meta != nil }
+// Listable reports whether List knows the hierarchy: from consolidated
+// metadata, or by listing the store on S3.
+func (r *Remote) Listable() bool { return r.meta != nil || r.lister != nil }
+
+// Consolidated reports whether the store has consolidated metadata.
+func (r *Remote) Consolidated() bool { return r.meta != nil }
 
 // Get locates key: in memory for consolidated metadata, else its URL.
 func (r *Remote) Get(_ context.Context, key string) (Value, error) {
@@ -66,9 +93,30 @@ func (r *Remote) Get(_ context.Context, key string) (Value, error) {
 	return Value{URL: r.base + "/" + key, Len: -1}, nil
 }
 
-// List returns the child nodes of dir known from consolidated metadata.
-func (r *Remote) List(_ context.Context, dir string) ([]string, error) {
-	return r.tree[dir], nil
+// List returns the child nodes of dir known from consolidated metadata, or
+// else the prefixes under dir that listing the store finds, sorted (each
+// may or may not be a node: the caller reads its metadata).
+func (r *Remote) List(ctx context.Context, dir string) ([]string, error) {
+	if r.meta != nil {
+		return r.tree[dir], nil
+	}
+	if r.lister == nil {
+		return nil, fmt.Errorf("store: %s: %w", r.name, ErrNotListable)
+	}
+	url := r.base + "/"
+	if dir != "" {
+		if err := checkKey(dir); err != nil {
+			return nil, fmt.Errorf("store: %s: %w", r.name, err)
+		}
+		url += dir + "/"
+	}
+	l, err := r.lister.ListS3(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	names := slices.Clone(l.Dirs)
+	slices.Sort(names)
+	return names, nil
 }
 
 func isMetadataKey(key string) bool {

@@ -64,6 +64,9 @@ type IndexOptions struct {
 	// InFlight bounds the HTTP requests in flight per worker process
 	// (DefaultInFlight when 0).
 	InFlight int
+	// Concurrency is the requests in flight per host: a number, "auto",
+	// or "" for the worker's LINDI_CONCURRENCY (else auto).
+	Concurrency string
 }
 
 // Index indexes each source of srcs (a PCollection of strings: local paths,
@@ -77,7 +80,7 @@ type IndexOptions struct {
 func Index(s beam.Scope, opts IndexOptions, srcs beam.PCollection) (written, failed beam.PCollection) {
 	s = s.Scope("lindi.Index")
 	targets, unlisted := beam.ParDo2(s, &expandFn{OutDir: opts.OutDir}, srcs)
-	written, failed = beam.ParDo2(s, &indexFn{Config: opts.Index, InFlight: opts.InFlight}, beam.Reshuffle(s, targets))
+	written, failed = beam.ParDo2(s, &indexFn{Config: opts.Index, InFlight: opts.InFlight, Concurrency: opts.Concurrency}, beam.Reshuffle(s, targets))
 	return written, beam.Flatten(s, unlisted, failed)
 }
 
@@ -130,8 +133,9 @@ func OutputName(src string) string {
 
 // indexFn indexes one file; its exported fields travel to the workers.
 type indexFn struct {
-	Config   index.Config
-	InFlight int
+	Config      index.Config
+	InFlight    int
+	Concurrency string
 }
 
 var (
@@ -159,7 +163,11 @@ func (f *indexFn) index(ctx context.Context, src, out string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	opts = append(opts, index.WithSourceOptions(source.WithClient(workerClient(f.InFlight))))
+	n, err := hostConcurrency(f.Concurrency)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, index.WithSourceOptions(source.WithClient(workerClient(f.InFlight)), source.WithConcurrency(n)))
 	return index.WriteFile(ctx, src, out, opts...)
 }
 

@@ -1,6 +1,7 @@
 package lindibeam
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -90,8 +91,27 @@ func (b *slotBody) Close() error {
 }
 
 // openOptions are the h5 options of a worker's files: the bounded client,
-// and reads with as many requests in flight.
-func openOptions(inFlight int) []h5.Option {
+// reads with as many requests in flight, and the concurrency per host
+// (see hostConcurrency).
+func openOptions(inFlight int, concurrency string) ([]h5.Option, error) {
 	c := workerClient(inFlight)
-	return []h5.Option{h5.WithSourceOptions(source.WithClient(c)), h5.WithConcurrency(limited.n)}
+	n, err := hostConcurrency(concurrency)
+	if err != nil {
+		return nil, err
+	}
+	return []h5.Option{h5.WithConcurrency(limited.n), h5.WithSourceOptions(source.WithClient(c), source.WithConcurrency(n))}, nil
+}
+
+// hostConcurrency is the concurrency per host a job's setting stands for:
+// "" for the worker's LINDI_CONCURRENCY (else auto), "auto" (0: each host's
+// limit adapts, under the process's in-flight bound), or a number.
+func hostConcurrency(setting string) (int, error) {
+	if setting == "" {
+		return source.ConcurrencyFromEnv()
+	}
+	n, err := source.ParseConcurrency(setting)
+	if err != nil {
+		return 0, fmt.Errorf("lindibeam: %w", err)
+	}
+	return n, nil
 }

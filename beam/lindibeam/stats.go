@@ -48,6 +48,9 @@ type StatsJob struct {
 	// InFlight bounds the HTTP requests in flight per worker process
 	// (DefaultInFlight when 0).
 	InFlight int
+	// Concurrency is the byte-range requests in flight per host: a number,
+	// "auto" to adapt, or "" for the worker's LINDI_CONCURRENCY (else auto).
+	Concurrency string
 	// Out is the local path the statistics are written to as JSON.
 	Out string
 	// Amend, when set, is a new .lindi.tar (or .lindi.d) amending Source
@@ -87,7 +90,11 @@ func openDataset(ctx context.Context, job StatsJob) (*h5.File, *h5.Dataset, sele
 			return nil, nil, nil, err
 		}
 	}
-	f, err := h5.Open(ctx, job.Source, openOptions(job.InFlight)...)
+	opts, err := openOptions(job.InFlight, job.Concurrency)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := h5.Open(ctx, job.Source, opts...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -342,7 +349,11 @@ func (f *finishFn) ProcessElement(ctx context.Context, p Partial) error {
 		return err
 	}
 	if f.Job.Amend != "" {
-		return Amend(ctx, f.Job.Source, f.Job.Amend, st, openOptions(f.Job.InFlight)...)
+		opts, err := openOptions(f.Job.InFlight, f.Job.Concurrency)
+		if err != nil {
+			return err
+		}
+		return Amend(ctx, f.Job.Source, f.Job.Amend, st, opts...)
 	}
 	return nil
 }

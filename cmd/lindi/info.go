@@ -99,6 +99,9 @@ func describe(ctx context.Context, obj h5.Object) (*objectInfo, error) {
 	}
 	switch o := obj.(type) {
 	case *h5.Group:
+		if err := o.Listed(); err != nil {
+			return nil, err
+		}
 		info.Type = "group"
 		info.Members = printables(o.Members())
 	case *h5.Datatype:

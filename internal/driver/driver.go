@@ -185,6 +185,10 @@ type Group struct {
 	// be listed (Zarr over HTTP without .zmetadata) learns its members path
 	// by path.
 	Finder Finder
+	// Unlisted, when set, is why the group's members cannot be listed (a
+	// Zarr store over plain HTTP without consolidated metadata): Links
+	// then hold only what Finder found.
+	Unlisted error
 	// Complete, when set, reads the attributes and links of a group that
 	// was opened lazily: until it is called Attrs and Links are empty and
 	// Finder looks members up one at a time, which costs less when a path

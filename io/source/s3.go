@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -32,8 +33,9 @@ func WithS3Region(region string) Option {
 	}
 }
 
-// WithS3Endpoint sets the template s3:// URLs are read through (default
-// DefaultS3Endpoint): {bucket} and {region} are replaced, and the key is
+// WithS3Endpoint sets the template s3:// URLs are read through (default:
+// AWS_ENDPOINT_URL_S3 or else AWS_ENDPOINT_URL, path-style, as the AWS CLI
+// reads them, when set; else DefaultS3Endpoint): {bucket} and {region} are replaced, and the key is
 // appended as the path. It must give an http(s) URL with a host, e.g.
 // "http://127.0.0.1:9000/{bucket}" for a local S3-compatible server.
 func WithS3Endpoint(template string) Option {
@@ -99,11 +101,15 @@ func newS3(name string, c *config) (*HTTP, error) {
 	if err != nil {
 		return nil, err
 	}
-	template := c.s3Endpoint
+	template, region := c.s3Endpoint, c.s3Region
+	if ep := s3EndpointFromEnv(); template == "" && ep != "" {
+		// As the AWS CLI does: path-style requests to the endpoint, whose
+		// region does not matter.
+		template, region = ep+"/{bucket}", cmp.Or(region, s3DefaultRegion)
+	}
 	if template == "" {
 		template = DefaultS3Endpoint
 	}
-	region := c.s3Region
 	for _, env := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
 		if v := os.Getenv(env); region == "" && validRegion(v) {
 			region = v

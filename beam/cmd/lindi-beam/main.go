@@ -3,8 +3,8 @@
 // through their job services, with Beam's own flags (--runner, --endpoint,
 // --environment_type, --environment_config, --job_name, …).
 //
-//	lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [beam flags] SOURCE...
-//	lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [beam flags] SOURCE DATASET [SELECTION]
+//	lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+//	lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE DATASET [SELECTION]
 //
 // index writes DIR/NAME.lindi.json for each SOURCE (a local path or an
 // http(s)/s3 URL; NAME its base name; a DANDI asset, NAME its path; a
@@ -40,21 +40,23 @@ import (
 
 	"github.com/lindigo/lindi/beam/lindibeam"
 	"github.com/lindigo/lindi/index"
+	"github.com/lindigo/lindi/io/source"
 )
 
 const usage = `usage:
-  lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [beam flags] SOURCE...
-  lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [beam flags] SOURCE DATASET [SELECTION]
+  lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+  lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE DATASET [SELECTION]
 Beam's flags: --runner (default prism, in-process), --endpoint, --environment_type, …
 `
 
 var (
-	out        = flag.String("out", "", "index: the output directory; stats: the output JSON file")
-	manifest   = flag.String("manifest", "", "index: write a JSON line per source to `FILE`")
-	allChunks  = flag.Bool("all-chunks", false, "index: list every chunk instead of linking datasets of more than 1000 chunks to the HDF5 file")
-	groupBytes = flag.Int64("group-bytes", lindibeam.DefaultGroupBytes, "stats: stored bytes of the chunk groups a worker reads at once")
-	amend      = flag.String("amend", "", "stats: also write the statistics into `OUT.lindi.tar`, a new amendment of the NWB file SOURCE")
-	inFlight   = flag.Int("in-flight", lindibeam.DefaultInFlight, "HTTP requests in flight per worker process")
+	out         = flag.String("out", "", "index: the output directory; stats: the output JSON file")
+	manifest    = flag.String("manifest", "", "index: write a JSON line per source to `FILE`")
+	allChunks   = flag.Bool("all-chunks", false, "index: list every chunk instead of linking datasets of more than 1000 chunks to the HDF5 file")
+	groupBytes  = flag.Int64("group-bytes", lindibeam.DefaultGroupBytes, "stats: stored bytes of the chunk groups a worker reads at once")
+	amend       = flag.String("amend", "", "stats: also write the statistics into `OUT.lindi.tar`, a new amendment of the NWB file SOURCE")
+	inFlight    = flag.Int("in-flight", lindibeam.DefaultInFlight, "HTTP requests in flight per worker process")
+	concurrency = flag.String("concurrency", "", "byte-range requests in flight per host, under --in-flight: a number, or auto to adapt to what the server takes (default $"+source.ConcurrencyEnv+" on the workers, else auto)")
 )
 
 func main() {
@@ -91,6 +93,19 @@ func main() {
 
 type usageError string
 
+// checkConcurrency refuses a --concurrency, or a LINDI_CONCURRENCY, the
+// workers could not use, before the job starts.
+func checkConcurrency() error {
+	if *concurrency == "" {
+		_, err := source.ConcurrencyFromEnv()
+		return err
+	}
+	if _, err := source.ParseConcurrency(*concurrency); err != nil {
+		return usageError("--" + err.Error())
+	}
+	return nil
+}
+
 func (e usageError) Error() string { return string(e) }
 
 func runIndex(ctx context.Context, srcs []string) error {
@@ -102,6 +117,9 @@ func runIndex(ctx context.Context, srcs []string) error {
 	case *inFlight < 1:
 		return usageError("--in-flight must be at least 1")
 	}
+	if err := checkConcurrency(); err != nil {
+		return err
+	}
 	seen := map[string]string{}
 	for _, s := range srcs {
 		name := lindibeam.OutputName(s)
@@ -112,9 +130,10 @@ func runIndex(ctx context.Context, srcs []string) error {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	written, failed := lindibeam.Index(s, lindibeam.IndexOptions{
-		OutDir:   *out,
-		Index:    index.Config{AllChunks: *allChunks, Tool: "lindi-beam"},
-		InFlight: *inFlight,
+		OutDir:      *out,
+		Index:       index.Config{AllChunks: *allChunks, Tool: "lindi-beam"},
+		InFlight:    *inFlight,
+		Concurrency: *concurrency,
 	}, beam.CreateList(s, srcs))
 	if *manifest != "" {
 		lindibeam.WriteManifest(s, *manifest, written, failed)
@@ -196,7 +215,10 @@ func runStats(ctx context.Context, args []string) error {
 	case *inFlight < 1:
 		return usageError("--in-flight must be at least 1")
 	}
-	job := lindibeam.StatsJob{Source: args[0], Dataset: args[1], GroupBytes: *groupBytes, InFlight: *inFlight, Out: *out, Amend: *amend}
+	if err := checkConcurrency(); err != nil {
+		return err
+	}
+	job := lindibeam.StatsJob{Source: args[0], Dataset: args[1], GroupBytes: *groupBytes, InFlight: *inFlight, Concurrency: *concurrency, Out: *out, Amend: *amend}
 	if len(args) == 3 {
 		job.Selection = args[2]
 	}

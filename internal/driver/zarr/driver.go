@@ -153,6 +153,7 @@ func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*dri
 	if err != nil {
 		return nil, err
 	}
+	st.WithLister(env.Pool)
 	t := &tree{env: env, st: st, name: in.Name}
 	if consolidated == nil {
 		t.pre = pre
@@ -161,6 +162,7 @@ func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*dri
 		return nil, err
 	}
 	t.lazy = !st.Listable()
+	t.listed = st.Listable() && !st.Consolidated()
 	return t.root(ctx)
 }
 

@@ -28,6 +28,9 @@ type tree struct {
 	// lazy is set for a store that cannot be listed (a Zarr store over HTTP
 	// without .zmetadata): groups learn their members as paths are looked up.
 	lazy bool
+	// listed is set for a store listed on S3: the prefixes under a group
+	// need not be nodes.
+	listed bool
 	// name is the store's local path or URL, against which hdmf-zarr links
 	// to other stores resolve; "" for a LINDI file.
 	name string
@@ -65,15 +68,18 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 		attrs[attrZarrLink], links = err, nil
 	}
 	g := &driver.Group{Attrs: attrs}
+	var names []string
 	if t.lazy {
 		g.Finder = t
-	}
-	names, err := t.st.List(ctx, key)
-	if err != nil {
+		g.Unlisted = fmt.Errorf("Zarr store %s %w: it has no consolidated metadata (%s/.zmetadata), and its server is not S3, which lists", t.st.Name(), store.ErrNotListable, t.st.Name())
+	} else if names, err = t.st.List(ctx, key); err != nil {
 		return nil, err
 	}
 	for _, name := range names {
 		l, err := t.child(ctx, key, path, name, depth)
+		if t.listed && errors.Is(err, store.ErrNotFound) {
+			continue // a prefix that is no node
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +122,7 @@ func (t *tree) child(ctx context.Context, key, path, name string, depth int) (dr
 		d, err := t.datatype(ca, childPath, c)
 		return driver.Link{Name: name, Node: d}, err
 	}
-	if t.lazy {
+	if t.lazy || t.listed {
 		if _, err := t.meta(ctx, childKey+"/.zgroup"); err != nil {
 			return driver.Link{}, err
 		}

@@ -95,7 +95,7 @@ func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*dri
 		if serr != nil {
 			return nil, serr
 		}
-		t.st, t.root = st, base
+		t.st, t.root = st.WithLister(env.Pool), base
 		if !in.StoreURL() {
 			var r *store.LINDI
 			var rerr error

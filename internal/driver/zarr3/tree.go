@@ -102,9 +102,12 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 		names, err = t.refNames(ctx, key)
 	case t.dir:
 		names, err = t.list(key)
+	case t.listable():
+		names, err = t.st.List(ctx, key)
 	default:
 		// The members are found path by path; the links are known.
 		g.Finder = t
+		g.Unlisted = fmt.Errorf("Zarr store %s %w: its zarr.json has no consolidated metadata, and its server is not S3, which lists", t.st.Name(), store.ErrNotListable)
 		return g, t.addLinks(g, n.Attributes, path)
 	}
 	if err != nil {
@@ -112,12 +115,22 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 	}
 	for _, name := range names {
 		l, err := t.child(ctx, key, path, name, depth)
+		if errors.Is(err, store.ErrNotFound) && t.listable() {
+			continue // a prefix listed on S3 that is no node
+		}
 		if err != nil {
 			return nil, err
 		}
 		g.Links = append(g.Links, l)
 	}
 	return g, t.addLinks(g, n.Attributes, path)
+}
+
+// listable reports whether the store is a remote one that can be listed
+// (on S3).
+func (t *tree) listable() bool {
+	r, ok := t.st.(*store.Remote)
+	return ok && r.Listable()
 }
 
 // list returns the sorted subdirectories of the directory at key holding a
