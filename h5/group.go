@@ -68,14 +68,14 @@ type Group struct {
 	complete func(ctx context.Context) (map[string]any, []driver.Link, error)
 	listing  sync.Mutex
 
-	mu      sync.RWMutex // guards the fields below, which change in a lazy file
-	attrs   Attrs
-	finder  driver.Finder              // looks up members not in links, for a store that cannot be listed
+	mu     sync.RWMutex // guards the fields below, which change in a lazy file
+	attrs  Attrs
+	finder driver.Finder // looks up members not in links, for a store that cannot be listed
 	// unlisted is why the members cannot be listed; nil when they can.
 	unlisted error
-	links   []Link                     // sorted by name
-	hard    map[string]Object          // targets of the hard links, once loaded
-	pending map[string]*driver.Pending // targets of the hard links not loaded yet
+	links    []Link                     // sorted by name
+	hard     map[string]Object          // targets of the hard links, once loaded
+	pending  map[string]*driver.Pending // targets of the hard links not loaded yet
 }
 
 // Name is the last component of the group's path ("/" for the root group).

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lindigo/lindi/io/source"
