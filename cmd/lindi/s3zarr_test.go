@@ -13,6 +13,8 @@ import (
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
+	"github.com/lindigo/lindi/dandi/danditest"
 )
 
 // writeZarrStore writes a Zarr store of the given version (2 or 3), with no
@@ -100,7 +102,8 @@ func s3With(t *testing.T, dirs map[string]string) string {
 // Zarr v2 and v3 stores with no consolidated metadata on S3 are listed:
 // ls -r, info and cat of s3:// URLs (AWS_ENDPOINT_URL_S3 naming a local S3
 // server) and of path-style URLs at that endpoint equal the local store's;
-// over a plain HTTP server that cannot list, ls fails with one line naming
+// so do DANDI Zarr assets whose contentUrl is such a store; over a plain
+// HTTP server that cannot list, ls fails with one line naming
 // the store and what it lacks.
 func TestZarrOnS3Listed(t *testing.T) {
 	root := t.TempDir()
@@ -111,8 +114,15 @@ func TestZarrOnS3Listed(t *testing.T) {
 	t.Setenv("AWS_ENDPOINT_URL_S3", endpoint)
 	plain := httptest.NewServer(http.FileServer(http.Dir(root)))
 	defer plain.Close()
+	// DANDI Zarr assets whose contentUrl is the store on the S3 server.
+	archive := danditest.New(t, danditest.Dandiset{ID: "000999", Draft: []danditest.Asset{
+		{Path: "sub-99/sub-99.v2.nwb.zarr", Zarr: map[string][]byte{}, URL: endpoint + "/zarrs/v2.zarr/"},
+		{Path: "sub-99/sub-99.v3.nwb.zarr", Zarr: map[string][]byte{}, URL: endpoint + "/zarrs/v3.zarr/"},
+	}})
+	archive.Setenv(t, "")
+	asset := map[string]string{"v2.zarr": dandiInst + "000999/sub-99/sub-99.v2.nwb.zarr", "v3.zarr": dandiInst + "000999/sub-99/sub-99.v3.nwb.zarr"}
 	for _, name := range []string{"v2.zarr", "v3.zarr"} {
-		for _, remote := range []string{"s3://zarrs/" + name, endpoint + "/zarrs/" + name} {
+		for _, remote := range []string{"s3://zarrs/" + name, endpoint + "/zarrs/" + name, asset[name]} {
 			for _, args := range [][]string{{"ls", "-r"}, {"info"}, {"info", "", "/sub"}, {"cat", "", "/sub/inner/x"}, {"cat", "", "/a54"}} {
 				run := func(file string) (int, string, string) {
 					a := append([]string{}, args...)

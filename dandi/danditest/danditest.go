@@ -60,8 +60,9 @@ type Asset struct {
 	// BlobURL and DownloadURL standing for its URLs; nil answers 404.
 	Precomputed []byte
 	// URL, when set, is where a blob is served instead of the bucket (a
-	// benchmark's latency server): /download/ redirects there and
-	// contentUrl lists it. Size is then its size; Data is not used.
+	// benchmark's latency server), or where a Zarr asset's store is (Zarr
+	// then empty: a store on a local S3 server): /download/ redirects there
+	// and contentUrl lists it. Size is then its size; Data is not used.
 	URL  string
 	Size int64
 }
