@@ -26,11 +26,13 @@ import (
 //
 //   - It starts at AutoInitialConcurrency and, while requests succeed and
 //     the latency of their answers holds, grows: by one per success until the
-//     first back-off (slow start), then by about one per round of requests.
+//     first back-off or the first answer that took twice the fastest (slow
+//     start, left as TCP's HyStart leaves it), then by about one per round
+//     of requests.
 //     It grows only while the requests in flight use at least half of it.
 //   - It halves on a sign that the server is overloaded: a connection that
 //     took SlowConnect or more to set up (a dropped SYN is resent after
-//     1 s), a refused or reset connection, HTTP 429 or 503 (whose request
+//     1 s) or was raced and beaten by a later attempt (see hedged), a refused or reset connection, HTTP 429 or 503 (whose request
 //     is retried after its Retry-After, by the source's Retry policy). It
 //     halves once per round: the failures of requests sent before a cut do
 //     not cut again.
@@ -47,7 +49,7 @@ import (
 const (
 	// AutoInitialConcurrency is the adaptive limit of a host before any
 	// answer from it.
-	AutoInitialConcurrency = 8
+	AutoInitialConcurrency = 4
 	// AutoMaxConcurrency bounds the adaptive limit (and is how many reads a
 	// default fetch.Fetcher keeps in flight).
 	AutoMaxConcurrency = 64
@@ -188,6 +190,7 @@ type hostLimiter struct {
 	inflight int
 	epoch    int64         // counts back-offs: a request's failure cuts only if none came since it started
 	wake     chan struct{} // closed when a slot frees or the limit grows
+	minRTT   float64       // the lowest latency seen, in seconds
 	short    float64       // EWMA of recent latencies, in seconds
 	long     float64       // EWMA of latencies over a long run
 	samples  int
@@ -264,6 +267,7 @@ func (l *hostLimiter) signal() {
 // outcome is what one request showed of its host.
 type outcome struct {
 	setup   time.Duration // from asking for a connection to having one
+	stalled bool          // a hedged connection attempt won (see hedged)
 	latency time.Duration // from having a connection to the answer's headers; 0 without an answer
 	status  int           // 0 without an answer
 	err     error         // the round trip's error, if any
@@ -274,6 +278,8 @@ func (o outcome) throttleSign() string {
 	switch {
 	case o.setup >= SlowConnect:
 		return fmt.Sprintf("connection setup took %.1fs", o.setup.Seconds())
+	case o.stalled:
+		return "connection setup stalled"
 	case o.status == http.StatusTooManyRequests || o.status == http.StatusServiceUnavailable:
 		return fmt.Sprintf("HTTP %d", o.status)
 	case errors.Is(o.err, syscall.ECONNREFUSED):
@@ -324,17 +330,26 @@ func (l *hostLimiter) cut(f float64) {
 // shrinkTolerance of it. latencyFloor absorbs the jitter of near hosts,
 // whose latencies are tens of microseconds.
 const (
-	growTolerance   = 1.5
-	shrinkTolerance = 2.0
-	latencyFloor    = 0.002 // seconds
-	shortWeight     = 1.0 / 8
-	longWeight      = 1.0 / 64
-	minSamples      = 16 // samples before latency may shrink the limit
+	growTolerance      = 1.5
+	slowStartTolerance = 2.0
+	shrinkTolerance    = 2.0
+	latencyFloor       = 0.0005 // seconds
+	shortWeight        = 1.0 / 8
+	longWeight         = 1.0 / 64
+	minSamples         = 16 // samples before latency may shrink the limit
 )
 
 // sample takes the latency of a request that succeeded; it needs l.mu.
 func (l *hostLimiter) sample(rtt float64, epoch int64) {
 	l.samples++
+	if l.samples == 1 || rtt < l.minRTT {
+		l.minRTT = rtt
+	}
+	if l.limit < l.ssthresh && rtt > slowStartTolerance*l.minRTT+latencyFloor {
+		// A request queued behind the others: leave slow start, as TCP's
+		// HyStart does when the delay rises, before the server drops any.
+		l.ssthresh = l.limit
+	}
 	if l.samples == 1 {
 		l.short, l.long = rtt, rtt
 	} else {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -46,9 +47,11 @@ func (t *limitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		ctx = context.WithValue(ctx, warmCtxKey{}, w)
 	}
 	var tm timing
-	ctx = httptrace.WithClientTrace(ctx, tm.trace())
+	stalled := new(atomic.Bool)
+	ctx = context.WithValue(httptrace.WithClientTrace(ctx, tm.trace()), stallKey{}, stalled)
 	resp, err := t.base.RoundTrip(r.WithContext(ctx))
 	o := tm.outcome(resp, err)
+	o.stalled = stalled.Load()
 	if err != nil {
 		t.finish(p, o)
 		if errors.Is(err, syscall.ECONNREFUSED) && l.answered() {

@@ -60,9 +60,9 @@ func (p *Policy) apply(client *http.Client) (*http.Client, error) {
 	d.Control = p.control
 	if base == sharedTransport {
 		// Its own warmer: connections opened ahead are checked as any.
-		installWarmer(t, d.DialContext)
+		installWarmer(t, hedged(d.DialContext))
 	} else {
-		t.DialContext = d.DialContext
+		t.DialContext = hedged(d.DialContext)
 		t.DialTLSContext = nil
 	}
 	c := *client

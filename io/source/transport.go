@@ -28,7 +28,7 @@ func newTransport() (*http.Transport, *warmer) {
 		DisableCompression:    true,
 		Protocols:             &protos,
 	}
-	return t, installWarmer(t, newDialer().DialContext)
+	return t, installWarmer(t, hedged(newDialer().DialContext))
 }
 
 func newDialer() *net.Dialer {
