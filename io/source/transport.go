@@ -13,9 +13,11 @@ import (
 // ranges mean bytes of the object. Its dials go through a warmer, which
 // opens a read's connections to a new host while its first request is
 // under way (see WithWarmConns).
-var sharedTransport, _ = newTransport()
+var sharedTransport, _ = newTransport(true)
 
-func newTransport() (*http.Transport, *warmer) {
+// newTransport makes a transport like sharedTransport; hedge races
+// connection attempts that stall (see hedged).
+func newTransport(hedge bool) (*http.Transport, *warmer) {
 	var protos http.Protocols
 	protos.SetHTTP1(true)
 	t := &http.Transport{
@@ -28,7 +30,11 @@ func newTransport() (*http.Transport, *warmer) {
 		DisableCompression:    true,
 		Protocols:             &protos,
 	}
-	return t, installWarmer(t, hedged(newDialer().DialContext))
+	dial := newDialer().DialContext
+	if hedge {
+		dial = hedged(dial)
+	}
+	return t, installWarmer(t, dial)
 }
 
 func newDialer() *net.Dialer {

@@ -77,7 +77,7 @@ func BenchmarkColdHTTPS(b *testing.B) {
 			b.Run(fmt.Sprintf("wave=%d/warm=%d", wave, warm), func(b *testing.B) {
 				ctx := context.Background()
 				for b.Loop() {
-					tr, _ := newTransport()
+					tr, _ := newTransport(false)
 					tr.TLSClientConfig = roots.Clone()
 					h, err := NewHTTP(srv.URL+"/f", WithClient(&http.Client{Transport: tr}), WithResolver(nil), WithWarmConns(warm))
 					if err != nil {

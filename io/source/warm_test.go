@@ -48,7 +48,7 @@ func newTLSServer(t *testing.T, h http.Handler) *tlsServer {
 // the channel returned.
 func warmTransport(t *testing.T, s *tlsServer) (*http.Transport, *warmer, *fakeTimers) {
 	t.Helper()
-	tr, w := newTransport()
+	tr, w := newTransport(false)
 	tr.TLSClientConfig = s.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
 	ft := &fakeTimers{}
 	w.afterFunc = ft.afterFunc
@@ -235,7 +235,7 @@ func TestWarmPlainHTTP(t *testing.T) {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	tr, w := newTransport()
+	tr, w := newTransport(false)
 	w.afterFunc = (&fakeTimers{}).afterFunc
 	w.delay = 0
 	t.Cleanup(tr.CloseIdleConnections)
@@ -404,7 +404,7 @@ func TestWarmCancelledRead(t *testing.T) {
 
 func TestWarmHandshakeErrors(t *testing.T) {
 	s := newTLSServer(t, barrier(1))
-	tr, w := newTransport() // trusts only the system's roots, not s
+	tr, w := newTransport(false) // trusts only the system's roots, not s
 	t.Cleanup(tr.CloseIdleConnections)
 	req, _ := http.NewRequestWithContext(withWarm(context.Background(), 4), http.MethodGet, s.URL, nil)
 	_, err := (&http.Client{Transport: tr}).Do(req)
@@ -441,7 +441,7 @@ func TestWarmHandshakeErrors(t *testing.T) {
 			defer c.Close()
 		}
 	}()
-	tr2, _ := newTransport()
+	tr2, _ := newTransport(false)
 	tr2.TLSHandshakeTimeout = time.Nanosecond
 	_, err = (&http.Client{Transport: tr2}).Get("https://" + ln.Addr().String() + "/")
 	if !retryableTransport(err) {
@@ -471,7 +471,7 @@ func TestHTTPWarmConns(t *testing.T) {
 		http.ServeContent(w, r, "f", time.Time{}, bytes.NewReader(body))
 	}))
 	tr, w, _ := warmTransport(t, s)
-	h, err := NewHTTP(s.URL+"/f", WithClient(&http.Client{Transport: tr}), WithResolver(nil), WithWarmConns(n))
+	h, err := NewHTTP(s.URL+"/f", WithClient(&http.Client{Transport: tr}), WithResolver(nil), WithWarmConns(n), WithConcurrency(n))
 	if err != nil {
 		t.Fatal(err)
 	}
