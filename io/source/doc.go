@@ -30,9 +30,23 @@
 // costs a round trip for TCP and another for TLS, so the first request of a
 // source to a host that has no connection opens the others a read will want
 // (WithWarmConns: by default as many as a default fetch.Fetcher keeps in
-// flight) while it is under way, unless the host answers within a few
+// flight, and no more than the host's limit lets run) while it is under way, unless the host answers within a few
 // milliseconds; the requests that follow take them ready. Connections
 // opened ahead and never taken are closed after a few seconds.
+//
+// # Requests in flight per host
+//
+// Every request of an HTTP source (and of a Pool's S3 listing) runs under
+// a limit per host that the whole process shares: adaptive by default,
+// starting at AutoInitialConcurrency and moving, as TCP's congestion
+// window does, with what the server takes (it halves on refused or reset
+// connections, 429, 503 and stalled connection setup, and shrinks when
+// latency climbs); fixed by WithConcurrency or LINDI_CONCURRENCY. Hosts
+// reports where each settled; WithThrottleNotice tells when one backs off.
+// Connection attempts that stall (a SYN dropped by a server whose listen
+// queue is full) are raced by a second attempt after a few times the
+// fastest connect seen, instead of waiting a second for the kernel to
+// resend.
 //
 // # Concurrency
 //
