@@ -12,7 +12,7 @@ import (
 )
 
 // resettingServer serves the conformance fixture from a server that resets
-// every third connection and closes each after one answer.
+// every second connection and closes each after one answer.
 func resettingServer(t *testing.T) (*netsim.Listener, string) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(fixtures, "fixture.h5"))
@@ -27,7 +27,7 @@ func resettingServer(t *testing.T) (*netsim.Listener, string) {
 	srv.SetKeepAlivesEnabled(false)
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
-	l.SetReset(3)
+	l.SetReset(2)
 	return l, "http://" + l.Addr().String() + "/fixture.h5"
 }
 

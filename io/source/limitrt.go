@@ -22,6 +22,10 @@ type limitTransport struct {
 	notice func(Throttle)
 }
 
+// errNoServer stands for a refused connection to a host that never
+// answered, in the outcome the limiter is told.
+var errNoServer = errors.New("no server")
+
 // errOverloaded marks a refused connection to a host that answered before:
 // it is overloaded, not absent, and the request is retried.
 type errOverloaded struct{ err error }
@@ -53,8 +57,13 @@ func (t *limitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	o := tm.outcome(resp, err)
 	o.stalled = stalled.Load()
 	if err != nil {
+		refused := errors.Is(err, syscall.ECONNREFUSED)
+		if refused && !l.answered() {
+			// Nothing listens there (yet): no sign of overload.
+			o.err = errNoServer
+		}
 		t.finish(p, o)
-		if errors.Is(err, syscall.ECONNREFUSED) && l.answered() {
+		if refused && l.answered() {
 			err = &errOverloaded{err}
 		}
 		return nil, err
