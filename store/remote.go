@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/lindigo/lindi/io/source"
 )
@@ -23,6 +24,10 @@ type Remote struct {
 	meta   map[string]json.RawMessage // from .zmetadata; nil when not consolidated
 	tree   map[string][]string
 	lister Lister // lists a store with no consolidated metadata; nil for none
+	// listErr is why a lister was given up (CheckList); nil otherwise.
+	listErr error
+	checkMu sync.Mutex
+	checked bool
 }
 
 // Lister lists the "directory" at a URL: the names of the prefixes right
@@ -70,6 +75,31 @@ func NewRemote(base string, consolidated []byte) (*Remote, error) {
 
 // Name returns the store's base URL, with any password redacted.
 func (r *Remote) Name() string { return r.name }
+
+// CheckList lists the root of a store that is to be listed (WithLister):
+// when the server answers but not with a listing (an S3 stand-in that
+// cannot list, a bucket that refuses anonymous listing), the store is
+// looked up path by path instead, and ListError says why. Other failures
+// (the network's, ctx's) are returned.
+func (r *Remote) CheckList(ctx context.Context) error {
+	r.checkMu.Lock()
+	defer r.checkMu.Unlock()
+	if r.lister == nil || r.checked {
+		return nil
+	}
+	_, err := r.List(ctx, "")
+	r.checked = err == nil
+	var he *source.HTTPError
+	if errors.Is(err, source.ErrProtocol) || errors.As(err, &he) && he.Status >= 400 && he.Status < 500 {
+		r.lister, r.listErr = nil, err
+		return nil
+	}
+	return err
+}
+
+// ListError reports why the store could not be listed on S3 (CheckList),
+// nil if it was not tried or worked.
+func (r *Remote) ListError() error { return r.listErr }
 
 // Listable reports whether List knows the hierarchy: from consolidated
 // metadata, or by listing the store on S3.

@@ -153,7 +153,9 @@ func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*dri
 	if err != nil {
 		return nil, err
 	}
-	st.WithLister(env.Pool)
+	if err := st.WithLister(env.Pool).CheckList(ctx); err != nil {
+		return nil, err
+	}
 	t := &tree{env: env, st: st, name: in.Name}
 	if consolidated == nil {
 		t.pre = pre

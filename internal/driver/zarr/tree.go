@@ -71,7 +71,7 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 	var names []string
 	if t.lazy {
 		g.Finder = t
-		g.Unlisted = fmt.Errorf("Zarr store %s %w: it has no consolidated metadata (%s/.zmetadata), and its server is not S3, which lists", t.st.Name(), store.ErrNotListable, t.st.Name())
+		g.Unlisted = fmt.Errorf("Zarr store %s %w: it has no consolidated metadata (%s/.zmetadata), and %s", t.st.Name(), store.ErrNotListable, t.st.Name(), whyUnlisted(t.st))
 	} else if names, err = t.st.List(ctx, key); err != nil {
 		return nil, err
 	}
@@ -129,6 +129,15 @@ func (t *tree) child(ctx context.Context, key, path, name string, depth int) (dr
 	}
 	sub, err := t.group(ctx, childKey, childPath, ca, depth+1)
 	return driver.Link{Name: name, Node: sub}, err
+}
+
+// whyUnlisted says why a remote store without consolidated metadata
+// cannot be listed: its server is not S3, or listing it failed.
+func whyUnlisted(st store.Store) string {
+	if r, ok := st.(*store.Remote); ok && r.ListError() != nil {
+		return fmt.Sprintf("listing it on S3 failed (%v)", r.ListError())
+	}
+	return "its server is not S3, which lists"
 }
 
 // datatype reads a group marked _DATATYPE: an HDF5 committed datatype, as

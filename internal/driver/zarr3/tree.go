@@ -97,6 +97,11 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 	}
 	var names []string
 	var err error
+	if r, ok := t.st.(*store.Remote); ok && t.refs == nil && !t.dir {
+		if err := r.CheckList(ctx); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case t.refs != nil:
 		names, err = t.refNames(ctx, key)
@@ -107,7 +112,11 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 	default:
 		// The members are found path by path; the links are known.
 		g.Finder = t
-		g.Unlisted = fmt.Errorf("Zarr store %s %w: its zarr.json has no consolidated metadata, and its server is not S3, which lists", t.st.Name(), store.ErrNotListable)
+		why := "its server is not S3, which lists"
+		if r, ok := t.st.(*store.Remote); ok && r.ListError() != nil {
+			why = fmt.Sprintf("listing it on S3 failed (%v)", r.ListError())
+		}
+		g.Unlisted = fmt.Errorf("Zarr store %s %w: its zarr.json has no consolidated metadata, and %s", t.st.Name(), store.ErrNotListable, why)
 		return g, t.addLinks(g, n.Attributes, path)
 	}
 	if err != nil {
