@@ -189,7 +189,7 @@ type hostLimiter struct {
 	ssthresh float64 // slow start below it
 	inflight int
 	epoch    int64         // counts back-offs: a request's failure cuts only if none came since it started
-	wake     chan struct{} // closed when a slot frees or the limit grows
+	wake     chan struct{} // closed when a slot frees or the limit grows; nil with no waiter
 	minRTT   float64       // the lowest latency seen, in seconds
 	short    float64       // EWMA of recent latencies, in seconds
 	long     float64       // EWMA of latencies over a long run
@@ -207,7 +207,7 @@ func (l *hostLimiter) answered() bool { return l.seen.Load() }
 func (l *hostLimiter) setAnswered()   { l.seen.Store(true) }
 
 func newHostLimiter(host string, fixed int) *hostLimiter {
-	l := &hostLimiter{host: host, fixed: fixed, wake: make(chan struct{})}
+	l := &hostLimiter{host: host, fixed: fixed}
 	l.limit = AutoInitialConcurrency
 	if fixed > 0 {
 		l.limit = float64(fixed)
@@ -248,6 +248,9 @@ func (l *hostLimiter) acquire(ctx context.Context) (*permit, error) {
 			l.mu.Unlock()
 			return p, nil
 		}
+		if l.wake == nil {
+			l.wake = make(chan struct{})
+		}
 		wake := l.wake
 		l.mu.Unlock()
 		select {
@@ -258,10 +261,14 @@ func (l *hostLimiter) acquire(ctx context.Context) (*permit, error) {
 	}
 }
 
-// signal wakes the waiters; it needs l.mu.
+// signal wakes the waiters; it needs l.mu. The channel is made only when
+// a request waits, so that a limiter shared by tests in different
+// testing/synctest bubbles touches no channel of another bubble.
 func (l *hostLimiter) signal() {
-	close(l.wake)
-	l.wake = make(chan struct{})
+	if l.wake != nil {
+		close(l.wake)
+		l.wake = nil
+	}
 }
 
 // outcome is what one request showed of its host.
