@@ -53,58 +53,101 @@ func noteConnect(addr string, d time.Duration) {
 // when connection setup stalled.
 type stallKey struct{}
 
-// hedged returns dial with hedged attempts.
+// hedgeJudge is how long after its start a first attempt beaten by the
+// hedge may still connect and count as slow, not dropped: the kernel resends
+// a dropped SYN after a second.
+const hedgeJudge = 900 * time.Millisecond
+
+// dialResult is the outcome of one connection attempt.
+type dialResult struct {
+	c      net.Conn
+	err    error
+	second bool
+}
+
+// hedged returns dial with hedged attempts. When a second attempt wins, the
+// first is given until hedgeJudge to connect; if it does not, its SYN was
+// dropped, and the stall function the request's context carries (stallKey)
+// is called.
 func hedged(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		type result struct {
-			c      net.Conn
-			err    error
-			second bool
-		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		ch := make(chan result, 2)
+		// The attempts end with ctx, or when no longer wanted.
+		actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		stop := context.AfterFunc(ctx, cancel)
+		end := func() { stop(); cancel() }
+		ch := make(chan dialResult, 2)
 		attempt := func(second bool) {
-			c, err := dial(ctx, network, addr)
-			ch <- result{c, err, second}
+			c, err := dial(actx, network, addr)
+			ch <- dialResult{c, err, second}
 		}
 		t0 := time.Now()
 		go attempt(false)
 		timer := time.NewTimer(hedgeDelay(addr))
 		defer timer.Stop()
-		pending, hedgedOnce := 1, false
+		pending := 1
 		var firstErr error
 		for {
 			select {
 			case <-timer.C:
-				hedgedOnce = true
 				pending++
 				go attempt(true)
 			case r := <-ch:
 				pending--
-				if r.err == nil {
-					if !hedgedOnce || !r.second {
+				switch {
+				case r.err == nil && pending == 0:
+					if !r.second {
 						noteConnect(addr, time.Since(t0))
 					}
-					if flag, ok := ctx.Value(stallKey{}).(*atomic.Bool); ok && r.second {
-						flag.Store(true)
+					end()
+					return r.c, nil
+				case r.err == nil:
+					if !r.second {
+						noteConnect(addr, time.Since(t0))
 					}
-					if pending > 0 {
-						go func() {
-							if o := <-ch; o.c != nil {
-								o.c.Close()
-							}
-						}()
-					}
+					go judge(ctx, ch, r.second, t0, end)
 					return r.c, nil
 				}
 				if firstErr == nil {
 					firstErr = r.err
 				}
 				if pending == 0 {
+					end()
 					return nil, firstErr
 				}
 			}
 		}
+	}
+}
+
+// judge waits for the attempt still under way after the other connected,
+// closes it, and, when the hedge won and the first attempt did not connect
+// within hedgeJudge, calls the stall function of ctx. end stops the
+// attempt.
+func judge(ctx context.Context, ch <-chan dialResult, hedgeWon bool, t0 time.Time, end func()) {
+	defer end()
+	if !hedgeWon {
+		end() // the first attempt won: the hedge is not wanted
+		if r := <-ch; r.c != nil {
+			r.c.Close()
+		}
+		return
+	}
+	t := time.NewTimer(max(hedgeJudge-time.Since(t0), 0))
+	defer t.Stop()
+	dropped := true
+	select {
+	case r := <-ch:
+		if r.c != nil {
+			r.c.Close()
+			dropped = time.Since(t0) >= hedgeJudge
+		}
+	case <-t.C:
+		end()
+		if r := <-ch; r.c != nil {
+			r.c.Close()
+		}
+	}
+	if f, ok := ctx.Value(stallKey{}).(func()); ok && dropped {
+		f()
 	}
 }

@@ -274,7 +274,6 @@ func (l *hostLimiter) signal() {
 // outcome is what one request showed of its host.
 type outcome struct {
 	setup   time.Duration // from asking for a connection to having one
-	stalled bool          // a hedged connection attempt won (see hedged)
 	latency time.Duration // from having a connection to the answer's headers; 0 without an answer
 	status  int           // 0 without an answer
 	err     error         // the round trip's error, if any
@@ -285,8 +284,6 @@ func (o outcome) throttleSign() string {
 	switch {
 	case o.setup >= SlowConnect:
 		return fmt.Sprintf("connection setup took %.1fs", o.setup.Seconds())
-	case o.stalled:
-		return "connection setup stalled"
 	case o.status == http.StatusTooManyRequests || o.status == http.StatusServiceUnavailable:
 		return fmt.Sprintf("HTTP %d", o.status)
 	case errors.Is(o.err, syscall.ECONNREFUSED):
@@ -322,6 +319,20 @@ func (p *permit) done(o outcome) (Throttle, bool) {
 	}
 	l.sample(o.latency.Seconds(), p.epoch)
 	return Throttle{}, false
+}
+
+// stall backs the limit off for a connection attempt whose SYN was dropped
+// (see hedged), made by a request started in epoch.
+func (l *hostLimiter) stall(epoch int64) (Throttle, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fixed > 0 || epoch != l.epoch {
+		return Throttle{}, false
+	}
+	l.cut(0.5)
+	l.backoffs++
+	l.signal()
+	return Throttle{Host: l.host, Limit: int(l.limit), Why: "connection setup stalled"}, true
 }
 
 // cut multiplies the limit by f and starts a new round; it needs l.mu.

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -51,11 +50,14 @@ func (t *limitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		ctx = context.WithValue(ctx, warmCtxKey{}, w)
 	}
 	var tm timing
-	stalled := new(atomic.Bool)
+	stalled := func() {
+		if th, ok := l.stall(p.epoch); ok && t.notice != nil {
+			t.notice(th)
+		}
+	}
 	ctx = context.WithValue(httptrace.WithClientTrace(ctx, tm.trace()), stallKey{}, stalled)
 	resp, err := t.base.RoundTrip(r.WithContext(ctx))
 	o := tm.outcome(resp, err)
-	o.stalled = stalled.Load()
 	if err != nil {
 		refused := errors.Is(err, syscall.ECONNREFUSED)
 		if refused && !l.answered() {
