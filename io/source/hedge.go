@@ -17,10 +17,11 @@ import (
 // few times the fastest one seen to that address (hedgeMin at least,
 // hedgeMax at most, below the second) is raced by a second attempt, whose
 // SYN the server may take by then; the first to connect is used and the
-// other closed. A second attempt that connects first tells the host's
-// limiter (through the request's context) that connection setup stalled:
-// the first attempt's SYN was lost, where a far host would have answered
-// the first attempt first.
+// other closed. When the second attempt connects first and the first has
+// not connected by hedgeJudge, the first attempt's SYN was lost (a far
+// host would have answered the first attempt first, a loaded machine
+// within the judging time): the host's limiter is told, through the
+// request's context, that connection setup stalled.
 const (
 	hedgeMin = 50 * time.Millisecond
 	hedgeMax = 800 * time.Millisecond

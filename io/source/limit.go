@@ -32,7 +32,7 @@ import (
 //     It grows only while the requests in flight use at least half of it.
 //   - It halves on a sign that the server is overloaded: a connection that
 //     took SlowConnect or more to set up (a dropped SYN is resent after
-//     1 s) or was raced and beaten by a later attempt (see hedged), a refused or reset connection, HTTP 429 or 503 (whose request
+//     1 s) or whose SYN a hedged attempt showed dropped (see hedged), a refused or reset connection, HTTP 429 or 503 (whose request
 //     is retried after its Retry-After, by the source's Retry policy). It
 //     halves once per round: the failures of requests sent before a cut do
 //     not cut again.
