@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 	"github.com/lindigo/lindi/io/source"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 	"github.com/lindigo/lindi/io/source"
 )
 

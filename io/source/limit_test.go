@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lindigo/lindi/io/netsim"
+	"github.com/lindigo/lindi/internal/netsim"
 )
 
 func TestParseConcurrency(t *testing.T) {
