@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/util/reflectx"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
@@ -62,7 +63,7 @@ func TryForEach(s beam.Scope, fn any, assets beam.PCollection) (rows, failed bea
 		return beam.PCollection{}, beam.PCollection{}, err
 	}
 	s = s.Scope("lindi.ForEach")
-	out, err := beam.TryParDo(s, &forEachFn{Fn: beam.EncodedFunc{Fn: reflectx.MakeFunc(fn)}, H5: h5File},
+	out, err := beam.TryParDo(s, &forEachFn{Fn: reflectx.FunctionName(fn), Row: beam.EncodedType{T: row}, H5: h5File},
 		beam.Reshuffle(s, assets), beam.TypeDefinition{Var: beam.XType, T: row})
 	if err != nil {
 		return beam.PCollection{}, beam.PCollection{}, err
@@ -94,11 +95,31 @@ func checkForEach(fn any) (row reflect.Type, h5File bool, err error) {
 	return row, t.In(2) == h5FileT, nil
 }
 
-// forEachFn runs the user's function on an asset.
+// forEachFn runs the user's function on an asset. The function travels by
+// its name (Beam's encoding of a function would encode the types of its
+// arguments, which an *nwb.File is not made to be), and is found on the
+// worker by that name and its type.
 type forEachFn struct {
-	Fn beam.EncodedFunc
+	Fn  string
+	Row beam.EncodedType
 	// H5 is set when Fn takes an *h5.File.
 	H5 bool
+
+	fn reflect.Value
+}
+
+func (f *forEachFn) Setup() error {
+	file := nwbFileT
+	if f.H5 {
+		file = h5FileT
+	}
+	t := reflect.FuncOf([]reflect.Type{ctxType, assetType, file}, []reflect.Type{reflect.SliceOf(f.Row.T), errType}, false)
+	fn, err := runtime.ResolveFunction(f.Fn, t)
+	if err != nil {
+		return fmt.Errorf("lindibeam: ForEach's function %s (register it with beam.RegisterFunction): %w", f.Fn, err)
+	}
+	f.fn = reflect.ValueOf(fn)
+	return nil
 }
 
 var (
@@ -135,12 +156,12 @@ func (f *forEachFn) run(ctx context.Context, a Asset) (rows reflect.Value, err e
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("lindibeam: %s panicked: %v", f.Fn.Fn.Name(), p)
+			err = fmt.Errorf("lindibeam: %s panicked: %v", f.Fn, p)
 		}
 	}()
-	out := f.Fn.Fn.Call([]any{ctx, a, arg})
-	if e, _ := out[1].(error); e != nil {
+	out := f.fn.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(a), reflect.ValueOf(arg)})
+	if e, _ := out[1].Interface().(error); e != nil {
 		return reflect.Value{}, e
 	}
-	return reflect.ValueOf(out[0]), nil
+	return out[0], nil
 }
