@@ -55,6 +55,9 @@ type Partial struct {
 	Cols []int
 	// Stats holds the statistics of Cols[i] at i.
 	Stats []Column
+	// Err, when set, says why a part of the data could not be read: the
+	// statistics are incomplete, and a merge keeps the error.
+	Err string
 }
 
 func newColumn(float bool) Column {
@@ -86,6 +89,13 @@ func (a *Column) merge(b *Column) {
 // both hold are merged; the result shares no memory with a or b that a
 // later merge would change.
 func Merge(a, b Partial) (Partial, error) {
+	if a.Err != "" || b.Err != "" { // the first error in order, whatever the merge order
+		e := a.Err
+		if e == "" || b.Err != "" && b.Err < e {
+			e = b.Err
+		}
+		return Partial{Err: e}, nil
+	}
 	if len(a.Cols) == 0 {
 		return b, nil
 	}
@@ -170,43 +180,34 @@ func IntPartial[T Integer](v []T, l Layout) (Partial, error) {
 
 // addNarrow adds a block of 8- or 16-bit integers: |x| < 2^16, so a block's
 // sums and sums of squares fit in an int64 per column. This is the hot loop
-// of an ElectricalSeries; a 2-D block (inner 1) takes the short path.
+// of an ElectricalSeries; a 2-D block (inner 1) takes addNarrowRows.
 func addNarrow[T Integer](acc []intAcc, block []T, inner int) {
 	ncol := len(acc)
-	s, q := make([]int64, ncol), make([]int64, ncol)
-	lo, hi := make([]int64, ncol), make([]int64, ncol)
+	lanes := make([]narrowLane, ncol)
 	for c := range acc {
-		lo[c], hi[c] = acc[c].lo, acc[c].hi
+		lanes[c] = narrowLane{lo: acc[c].lo, hi: acc[c].hi}
 	}
 	stride := ncol * inner
-	for r := 0; r+stride <= len(block); r += stride {
-		row := block[r : r+stride]
-		if inner == 1 {
-			row = row[:ncol]
-			for c, x := range row {
-				i := int64(x)
-				s[c] += i
-				q[c] += i * i
-				lo[c] = min(lo[c], i)
-				hi[c] = max(hi[c], i)
+	if inner == 1 {
+		addNarrowRows(lanes, block)
+	} else {
+		for r := 0; r+stride <= len(block); r += stride {
+			for k, x := range block[r : r+stride] {
+				l, i := &lanes[k/inner], int64(x)
+				l.s += i
+				l.q += i * i
+				l.lo = min(l.lo, i)
+				l.hi = max(l.hi, i)
 			}
-			continue
-		}
-		for k, x := range row {
-			c, i := k/inner, int64(x)
-			s[c] += i
-			q[c] += i * i
-			lo[c] = min(lo[c], i)
-			hi[c] = max(hi[c], i)
 		}
 	}
 	n := int64(len(block) / stride * inner)
 	for c := range acc {
-		a := &acc[c]
+		a, l := &acc[c], &lanes[c]
 		a.n += n
-		a.addSum(s[c])
-		a.addSquare(0, uint64(q[c]))
-		a.lo, a.hi = lo[c], hi[c]
+		a.addSum(l.s)
+		a.addSquare(0, uint64(l.q))
+		a.lo, a.hi = l.lo, l.hi
 	}
 }
 
@@ -301,4 +302,29 @@ func (l Layout) check(n int) error {
 		return fmt.Errorf("lindibeam: %d elements do not fill %d×%d×%d", n, l.Outer, len(l.Cols), l.Inner)
 	}
 	return nil
+}
+
+// narrowLane is a column's running sums over a block of 8- or 16-bit
+// integers.
+type narrowLane struct {
+	s, q, lo, hi int64
+}
+
+// addNarrowRows adds a 2-D block (inner 1) of 8- or 16-bit integers, a row
+// of len(lanes) values at a time: one lane per column, kept together so
+// that an element touches one cache line and one bounds check.
+func addNarrowRows[T Integer](lanes []narrowLane, block []T) {
+	n := len(lanes)
+	for r := 0; r+n <= len(block); r += n {
+		row := block[r : r+n]
+		lanes := lanes[:len(row)]
+		for c, x := range row {
+			l := &lanes[c]
+			i := int64(x)
+			l.s += i
+			l.q += i * i
+			l.lo = min(l.lo, i)
+			l.hi = max(l.hi, i)
+		}
+	}
 }

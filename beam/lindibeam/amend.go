@@ -20,15 +20,21 @@ const (
 // Amend writes st into out, a new LINDI file amending the NWB file src (as
 // nwb.Amend does), as the DynamicTable processing/statistics/channel_stats:
 // columns count, mean, std, min and max, a row per column of st. The file
-// is built under a temporary name beside out and renamed over it when
-// complete, so that a reader (or a retried worker) sees the whole
+// is built under a temporary name and put in place when complete (renamed
+// beside a local out, uploaded whole to a gs://, s3:// or memfs:// URL; a
+// .lindi.d only locally), readable as os.Create makes files (0666 minus
+// the umask), so that a reader (or a retried worker) sees the whole
 // amendment or the previous one.
 func Amend(ctx context.Context, src, out string, st Summary, opts ...h5.Option) error {
 	ext := filepath.Ext(out) // .tar or .d or .json: keep the container's kind
-	if !strings.HasSuffix(out, ".lindi"+ext) {
-		return fmt.Errorf("lindibeam: amend %s: want a .lindi.tar, .lindi.d or .lindi.json", out)
+	if !strings.HasSuffix(out, ".lindi"+ext) || !isLocal(out) && ext == ".d" {
+		return fmt.Errorf("lindibeam: amend %s: want a .lindi.tar, .lindi.d (local) or .lindi.json", out)
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	stage := filepath.Dir(out)
+	if !isLocal(out) {
+		stage = ""
+	}
+	tmp, err := os.MkdirTemp(stage, "."+filepath.Base(out)+".*")
 	if err != nil {
 		return fmt.Errorf("lindibeam: amend %s: %w", out, err)
 	}
@@ -45,7 +51,18 @@ func Amend(ctx context.Context, src, out string, st Summary, opts ...h5.Option) 
 	if err := a.Close(); err != nil {
 		return err
 	}
-	if ext == ".d" {
+	if !isLocal(out) {
+		b, err := os.ReadFile(staged)
+		if err != nil {
+			return err
+		}
+		return WriteOutput(ctx, out, b)
+	}
+	if ext != ".d" {
+		if err := os.Chmod(staged, createMode()); err != nil {
+			return err
+		}
+	} else {
 		os.RemoveAll(out) // a directory is not renamed over another
 	}
 	if err := os.Rename(staged, out); err != nil {

@@ -67,11 +67,40 @@ func TestIndexDandiset(t *testing.T) {
 		}
 	}
 	for _, p := range []string{danditest.Ecephys, danditest.Behavior, danditest.Sub02} {
-		if _, ok := got[p+".lindi.json"]; !ok {
+		if _, ok := got[danditest.Public+"/draft/"+p+".lindi.json"]; !ok {
 			t.Errorf("no output for %s; outputs: %v", p, got)
 		}
 	}
 	if len(got) != 3 {
 		t.Errorf("outputs %v, want the 3 NWB assets", got)
+	}
+}
+
+// TestIndexDistinctNames indexes two dandisets holding the same asset path,
+// and two versions of one: each source gets its own output (dandiset and
+// version in its path), and the manifest has a line per source.
+func TestIndexDistinctNames(t *testing.T) {
+	nwbFile := danditest.NWB()
+	srv := danditest.New(t,
+		danditest.Dandiset{ID: "000001", Draft: []danditest.Asset{{Path: "sub-01/a.nwb", Data: nwbFile}},
+			Published: map[string][]danditest.Asset{"0.230101.1200": {{Path: "sub-01/a.nwb", Data: nwbFile}}}},
+		danditest.Dandiset{ID: "000002", Draft: []danditest.Asset{{Path: "sub-01/a.nwb", Data: nwbFile}}},
+	)
+	srv.Setenv(t, "")
+	at := func(set string) string { return "dandi://" + danditest.Instance + "/" + set }
+	dir := t.TempDir()
+	out, manifest := filepath.Join(dir, "out"), filepath.Join(dir, "manifest.jsonl")
+	runIndex(t, []string{at("000001"), at("000001@0.230101.1200"), at("000002")}, out, manifest)
+	m, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(m), "\n") != 3 || strings.Contains(string(m), `"error":"`) {
+		t.Errorf("manifest:\n%s", m)
+	}
+	for _, p := range []string{"000001/draft", "000001/0.230101.1200", "000002/draft"} {
+		if _, err := os.Stat(filepath.Join(out, p, "sub-01/a.nwb.lindi.json")); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
 	}
 }

@@ -1,32 +1,30 @@
 package lindibeam
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/lindigo/lindi/dandi"
 	"github.com/lindigo/lindi/index"
-	"github.com/lindigo/lindi/internal/atomicfile"
 	"github.com/lindigo/lindi/io/source"
 )
 
 func init() {
 	beam.RegisterType(reflect.TypeFor[Result]())
-	beam.RegisterType(reflect.TypeFor[Target]())
-	register.DoFn4x0[context.Context, string, func(Target), func(Result)](&expandFn{})
-	register.Emitter1[Target]()
-	register.DoFn4x0[context.Context, Target, func(Result), func(Result)](&indexFn{})
+	register.DoFn4x0[context.Context, Asset, func(Result), func(Result)](&indexFn{})
+	register.Function1x1(failedResult)
 	register.Emitter1[Result]()
-	register.DoFn3x1[context.Context, int, func(*Result) bool, error](&manifestFn{})
+	register.DoFn3x1[context.Context, []byte, func(*Result) bool, error](&manifestFn{})
 	register.Iter1[Result]()
 }
 
@@ -69,70 +67,35 @@ type IndexOptions struct {
 	Concurrency string
 }
 
-// Index indexes each source of srcs (a PCollection of strings: local paths,
-// http(s) or s3 URLs, DANDI assets, or a dandiset or folder of one, which
-// stands for its HDF5 NWB assets) into OutDir, one .lindi.json per source
-// (see Expand for the names), written atomically under that fixed name so
-// that a retried bundle rewrites the same file (and leaves it as it was
-// when only the creation date would change). It returns the results of the
-// sources written and, as a side output, those that failed (a dandiset that
-// cannot be listed too): a failure is reported, not a crash of the job.
+// Index indexes each source of srcs (a PCollection of strings, as
+// ExpandAssets takes them: local paths, http(s) or s3 URLs, DANDI assets, or
+// a dandiset or folder of one, which stands for its HDF5 NWB assets) into
+// OutDir, one OutDir/NAME.lindi.json per asset (NAME its Asset.Name, so
+// that distinct sources never share an output), written atomically under
+// that fixed name so that a retried bundle rewrites the same file (and
+// leaves it as it was when only the creation date would change). It
+// returns the results of the assets written and, as a side output, those
+// that failed (a dandiset that cannot be listed, sources that would share
+// a name): a failure is reported, not a crash of the job.
 func Index(s beam.Scope, opts IndexOptions, srcs beam.PCollection) (written, failed beam.PCollection) {
 	s = s.Scope("lindi.Index")
-	targets, unlisted := beam.ParDo2(s, &expandFn{OutDir: opts.OutDir}, srcs)
-	written, failed = beam.ParDo2(s, &indexFn{Config: opts.Index, InFlight: opts.InFlight, Concurrency: opts.Concurrency}, beam.Reshuffle(s, targets))
-	return written, beam.Flatten(s, unlisted, failed)
+	assets, unlisted := ExpandAssets(s, srcs)
+	written, failed = beam.ParDo2(s, &indexFn{OutDir: opts.OutDir, Config: opts.Index, InFlight: opts.InFlight, Concurrency: opts.Concurrency}, beam.Reshuffle(s, assets))
+	return written, beam.Flatten(s, beam.ParDo(s, failedResult, unlisted), failed)
 }
 
-// Target is one file to index and where its index goes.
-type Target struct {
-	Source, Output string
-}
+// failedResult is the manifest's line of a failure.
+func failedResult(f Failure) Result { return Result{Source: f.Source, Error: f.Error} }
 
-// expandFn turns a source into the files to index: a dandiset or a folder
-// of one into its *.nwb assets, anything else into itself.
-type expandFn struct {
-	OutDir string
-}
-
-func (f *expandFn) ProcessElement(ctx context.Context, src string, emit func(Target), failed func(Result)) {
-	a, err := dandi.ParseAddress(src)
-	if err != nil || !a.IsFolder() {
-		name := OutputName(src)
-		if err == nil && a.Path != "" {
-			name = a.Path + ".lindi.json"
-		}
-		emit(Target{Source: src, Output: filepath.Join(f.OutDir, filepath.FromSlash(name))})
-		return
-	}
-	for asset, err := range dandi.Assets(ctx, src, dandi.WithGlob("*.nwb")) {
-		if err != nil {
-			indexFailed.Inc(ctx, 1)
-			failed(Result{Source: src, Error: err.Error()})
-			return
-		}
-		if asset.IsZarr() { // an NWB Zarr store has nothing to index
-			continue
-		}
-		if !filepath.IsLocal(filepath.FromSlash(asset.Path)) { // an archive's answer is not trusted to name our files
-			indexFailed.Inc(ctx, 1)
-			failed(Result{Source: asset.Address(), Error: fmt.Sprintf("lindibeam: asset path %q leaves the output directory", asset.Path)})
-			continue
-		}
-		emit(Target{Source: asset.Address(), Output: filepath.Join(f.OutDir, filepath.FromSlash(asset.Path+".lindi.json"))})
-	}
-}
-
-// OutputName is the file name Index gives the output of src: the last
-// element of its path (of its URL's path) plus ".lindi.json". A DANDI
-// asset's output is named after its path in the dandiset instead
-// ("sub-01/sub-01_ecephys.nwb.lindi.json", in a folder of OutDir).
-func OutputName(src string) string {
-	return filepath.Base(index.DefaultOutput(src))
+// OutputName is the file name, relative to the output directory, Index
+// gives the output of the asset named name (Asset.Name).
+func OutputName(name string) string {
+	return filepath.FromSlash(name) + ".lindi.json"
 }
 
 // indexFn indexes one file; its exported fields travel to the workers.
 type indexFn struct {
+	OutDir      string
 	Config      index.Config
 	InFlight    int
 	Concurrency string
@@ -143,9 +106,9 @@ var (
 	indexFailed  = beam.NewCounter("lindi", "index_failed")
 )
 
-func (f *indexFn) ProcessElement(ctx context.Context, t Target, written, failed func(Result)) {
-	r := Result{Source: t.Source, Output: t.Output}
-	if err := f.index(ctx, t.Source, t.Output); err != nil {
+func (f *indexFn) ProcessElement(ctx context.Context, a Asset, written, failed func(Result)) {
+	r := Result{Source: a.Source, Output: filepath.Join(f.OutDir, OutputName(a.Name))}
+	if err := f.index(ctx, a.Source, r.Output); err != nil {
 		r.Error = err.Error()
 		indexFailed.Inc(ctx, 1)
 		failed(r)
@@ -160,7 +123,7 @@ func (f *indexFn) index(ctx context.Context, src, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(out), 0o777); err != nil {
 		return err
 	}
 	n, err := hostConcurrency(f.Concurrency)
@@ -171,44 +134,56 @@ func (f *indexFn) index(ctx context.Context, src, out string) error {
 	return index.WriteFile(ctx, src, out, opts...)
 }
 
-// WriteManifest writes the results to name as JSON Lines sorted by source,
-// atomically, on one worker.
+// createMode is the mode os.Create gives a new file in this process: 0666
+// minus the umask, found once by creating a file (reading the umask with
+// syscall.Umask would change it for every thread a moment).
+var createMode = sync.OnceValue(func() os.FileMode {
+	dir, err := os.MkdirTemp("", "lindibeam-mode-")
+	if err != nil {
+		return 0o644
+	}
+	defer os.RemoveAll(dir)
+	f, err := os.OpenFile(filepath.Join(dir, "probe"), os.O_CREATE|os.O_WRONLY, 0o666)
+	if err != nil {
+		return 0o644
+	}
+	st, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return 0o644
+	}
+	return st.Mode().Perm()
+})
+
+// WriteManifest writes the results to name (a local path, or a gs://, s3://
+// or memfs:// URL) as JSON Lines sorted by source, whole or not at all
+// (WriteOutput), on one worker; with no results the file is empty.
 func WriteManifest(s beam.Scope, name string, results ...beam.PCollection) {
 	s = s.Scope("lindi.WriteManifest")
 	all := beam.Flatten(s, results...)
-	grouped := beam.GroupByKey(s, beam.AddFixedKey(s, all))
-	beam.ParDo0(s, &manifestFn{Name: name}, grouped)
+	beam.ParDo0(s, &manifestFn{Name: name}, beam.Impulse(s), beam.SideInput{Input: all})
 }
 
 type manifestFn struct {
 	Name string
 }
 
-func (f *manifestFn) ProcessElement(ctx context.Context, _ int, results func(*Result) bool) error {
+func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, results func(*Result) bool) error {
 	var all []Result
 	var r Result
 	for results(&r) {
 		all = append(all, r)
 	}
-	slices.SortFunc(all, func(a, b Result) int { return strings.Compare(a.Source, b.Source) })
-	entries := make([]index.ManifestEntry, len(all))
-	for i, r := range all {
-		entries[i] = r.entry()
+	slices.SortFunc(all, func(a, b Result) int {
+		return cmp.Or(strings.Compare(a.Source, b.Source), strings.Compare(a.Output, b.Output))
+	})
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, r := range all {
+		if err := enc.Encode(r.entry()); err != nil {
+			return err
+		}
 	}
-	if err := os.MkdirAll(filepath.Dir(f.Name), 0o755); err != nil {
-		return err
-	}
-	return index.WriteManifest(f.Name, entries)
-}
-
-// writeAtomic writes data to name atomically (atomicfile.WriteFile: synced,
-// renamed over name, mode 0666 less the umask), making its directory.
-func writeAtomic(name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(name, data); err != nil {
-		return fmt.Errorf("lindibeam: write %s: %w", name, err)
-	}
-	return nil
+	return WriteOutput(ctx, f.Name, buf.Bytes())
 }

@@ -81,13 +81,13 @@ func TestJobServer(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	job := StatsJob{Source: "../../testdata/nwb/tables.nwb", Dataset: "acquisition/ElectricalSeries/data", Selection: "10:990, [3, 1]", GroupBytes: 2000}
+	job := DatasetJob{Source: "../../testdata/nwb/tables.nwb", Dataset: "acquisition/ElectricalSeries/data", Selection: "10:990, [3, 1]", GroupBytes: 2000}
 	job.Out = filepath.Join(dir, "in-process.json")
 	want := runStats(t, job)
 
 	job.Out = filepath.Join(dir, "job-server.json")
 	p, s := beam.NewPipelineWithRoot()
-	Stats(s, job)
+	DatasetStats(s, job)
 	savedEndpoint, savedEnv := *jobopts.Endpoint, *jobopts.EnvironmentType
 	*jobopts.Endpoint, *jobopts.EnvironmentType = endpoint, "LOOPBACK"
 	defer func() { *jobopts.Endpoint, *jobopts.EnvironmentType = savedEndpoint, savedEnv }()

@@ -344,10 +344,10 @@ func singleProcess(t *testing.T, src, dataset, sel string) (counts []int64, mean
 	return
 }
 
-func runStats(t *testing.T, job StatsJob) []byte {
+func runStats(t *testing.T, job DatasetJob) []byte {
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
-	Stats(s, job)
+	DatasetStats(s, job)
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +378,7 @@ func TestStatsPipeline(t *testing.T) {
 		for i, size := range c.sizes {
 			srv.reset()
 			out := filepath.Join(dir, fmt.Sprintf("stats%d.json", i))
-			got := runStats(t, StatsJob{Source: src, Dataset: c.dataset, Selection: c.sel, GroupBytes: size, Out: out, InFlight: 2})
+			got := runStats(t, DatasetJob{Source: src, Dataset: c.dataset, Selection: c.sel, GroupBytes: size, Out: out, InFlight: 2})
 			if first == nil {
 				first = got
 			} else if !bytes.Equal(got, first) {
@@ -413,7 +413,7 @@ func TestStatsAmend(t *testing.T) {
 	out := filepath.Join(dir, "stats.json")
 	src := "../../testdata/nwb/tables.nwb"
 	for range 2 { // the second run replaces the first amendment
-		runStats(t, StatsJob{Source: src, Dataset: "acquisition/ElectricalSeries/data", GroupBytes: 2000, Out: out, Amend: amend})
+		runStats(t, DatasetJob{Source: src, Dataset: "acquisition/ElectricalSeries/data", GroupBytes: 2000, Out: out, Amend: amend})
 	}
 	ctx := context.Background()
 	f, err := nwb.Open(ctx, amend)

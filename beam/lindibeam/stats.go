@@ -36,8 +36,9 @@ func init() {
 // worker reads and reduces at once.
 const DefaultGroupBytes = 128 << 20
 
-// StatsJob says what Stats reduces.
-type StatsJob struct {
+// DatasetJob says what DatasetStats reduces: one dataset of one file, in
+// stored units.
+type DatasetJob struct {
 	// Source is the file (anything h5.Open reads: a local path, a URL, a
 	// LINDI file) and Dataset the dataset's path in it.
 	Source, Dataset string
@@ -51,14 +52,15 @@ type StatsJob struct {
 	// Concurrency is the byte-range requests in flight per host: a number,
 	// "auto" to adapt, or "" for the worker's LINDI_CONCURRENCY (else auto).
 	Concurrency string
-	// Out is the local path the statistics are written to as JSON.
+	// Out is where the statistics are written as JSON: a local path or a
+	// URL of a file system registered with Beam (gs://, s3://, memfs://).
 	Out string
 	// Amend, when set, is a new .lindi.tar (or .lindi.d) amending Source
 	// (an NWB file) with the table processing/statistics/channel_stats.
 	Amend string
 }
 
-// Group is one group of chunks of a Stats job: its selection, in numpy
+// Group is one group of chunks of a DatasetStats job: its selection, in numpy
 // syntax, and its stored size.
 type Group struct {
 	Index     int
@@ -66,7 +68,7 @@ type Group struct {
 	Bytes     int64
 }
 
-// Stats reduces job's selection per column to count, mean, std, min and max:
+// DatasetStats reduces job's selection per column to count, mean, std, min and max:
 // one worker plans the chunk groups (h5.Dataset.ChunkGroups), the groups are
 // spread over workers, each reads and reduces its group to exact partial
 // sums (a worker holds its group and the partials), the partials are merged
@@ -74,15 +76,15 @@ type Group struct {
 // writes job.Out, and the amendment when asked. The result does not depend
 // on the groups. Errors (a missing dataset, a chunk that cannot be read)
 // fail the job.
-func Stats(s beam.Scope, job StatsJob) {
-	s = s.Scope("lindi.Stats")
+func DatasetStats(s beam.Scope, job DatasetJob) {
+	s = s.Scope("lindi.DatasetStats")
 	groups := beam.ParDo(s, &planFn{Job: job}, beam.Impulse(s))
 	partials := beam.ParDo(s, &reduceFn{Job: job}, beam.Reshuffle(s, groups))
 	beam.ParDo0(s, &finishFn{Job: job}, beam.Combine(s, &mergeFn{}, partials))
 }
 
 // openDataset opens job's dataset and parses its selection.
-func openDataset(ctx context.Context, job StatsJob) (*h5.File, *h5.Dataset, selection.Selection, error) {
+func openDataset(ctx context.Context, job DatasetJob) (*h5.File, *h5.Dataset, selection.Selection, error) {
 	var sel selection.Selection // "" selects everything
 	if job.Selection != "" {
 		var err error
@@ -107,7 +109,7 @@ func openDataset(ctx context.Context, job StatsJob) (*h5.File, *h5.Dataset, sele
 }
 
 type planFn struct {
-	Job StatsJob
+	Job DatasetJob
 }
 
 func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group)) error {
@@ -133,7 +135,7 @@ func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group))
 // reduceFn reads groups and reduces each to a Partial. A DoFn instance
 // keeps its file open between bundles.
 type reduceFn struct {
-	Job StatsJob
+	Job DatasetJob
 
 	mu   sync.Mutex
 	file *h5.File
@@ -328,7 +330,7 @@ type mergeFn struct{}
 func (mergeFn) MergeAccumulators(a, b Partial) (Partial, error) { return Merge(a, b) }
 
 type finishFn struct {
-	Job StatsJob
+	Job DatasetJob
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, p Partial) error {
@@ -345,7 +347,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, p Partial) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(f.Job.Out, append(b, '\n')); err != nil {
+	if err := WriteOutput(ctx, f.Job.Out, append(b, '\n')); err != nil {
 		return err
 	}
 	if f.Job.Amend != "" {

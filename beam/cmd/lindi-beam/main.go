@@ -4,36 +4,49 @@
 // --environment_type, --environment_config, --job_name, …).
 //
 //	lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+//	lindi-beam stats --out OUT.csv --series PATH [--window T0:T1] [--group-bytes N] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
 //	lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE DATASET [SELECTION]
 //
-// index writes DIR/NAME.lindi.json for each SOURCE (a local path or an
-// http(s)/s3 URL; NAME its base name; a DANDI asset, NAME its path; a
-// dandiset or folder of one, for each of its NWB assets), the same document
-// as lindi index writes, and with --manifest one JSON line per source: {"source",
-// "output", "error"}. It exits 1 when any source failed, after all the
-// others were written.
+// A SOURCE is a local path, an http(s)/s3 URL, a DANDI asset, or a
+// dandiset or folder of one, which stands for its NWB assets.
 //
-// stats writes {"dataset", "shape", "count", "mean", "std", "min", "max"}
-// (one value per column of the selection: its positions on axis 1) for a
-// numpy-style SELECTION (default: all) of DATASET, read in chunk groups of
-// --group-bytes stored bytes (default 128 MiB) on the workers and reduced
-// exactly; --amend also writes them into an amendment of the NWB file SOURCE
-// as the table processing/statistics/channel_stats.
+// index writes DIR/NAME.lindi.json for each asset (NAME: DANDISET/VERSION/PATH
+// for a DANDI asset, assets/ID for one known by its ID, else the source's
+// base name; sources that would share a NAME are refused), the same document
+// as lindi index writes, and with --manifest one JSON line per source:
+// {"source", "output", "error"}. Failed sources are named on stderr, and it
+// exits 1 when any failed, after all the others were written.
 //
-// Flags come before the positional arguments. Output paths must be
-// visible to the workers (a shared file system on a cluster). --in-flight
-// bounds the HTTP requests of each worker process (default 8).
+// stats with --series writes, for each asset, the statistics of the
+// TimeSeries PATH over the time window (seconds of the file's time base,
+// T0 <= t < T1; units ms, s, min; an empty end is open) in the series' unit
+// (conversion, offset and channel_conversion applied): CSV with the header
+// asset,column,count,mean,std,rms,min,max and the electrode table's
+// columns. Without --series, it writes {"dataset", "shape", "count", "mean",
+// "std", "min", "max"} (stored units, a value per column of the selection)
+// for a numpy-style SELECTION (default: all) of DATASET of one file;
+// --amend also writes them into an amendment of the NWB file SOURCE as the
+// table processing/statistics/channel_stats.
+//
+// Outputs may be local paths or gs://, s3:// URLs (on a cluster, paths every
+// worker sees). Flags come before the positional arguments.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
@@ -45,19 +58,49 @@ import (
 
 const usage = `usage:
   lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+  lindi-beam stats --out OUT.csv --series PATH [--window T0:T1] [--group-bytes N] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
   lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE DATASET [SELECTION]
-Beam's flags: --runner (default prism, in-process), --endpoint, --environment_type, …
+SOURCE: a local path, an http(s) or s3 URL, a DANDI asset, or a dandiset or folder of one.
+Outputs: local paths or gs://, s3:// URLs. Without --runner the job runs in this process (prism).
 `
 
+// lindiFlags are lindi-beam's own flags, shown before Beam's.
+var lindiFlags = flag.NewFlagSet("lindi-beam", flag.ContinueOnError)
+
 var (
-	out         = flag.String("out", "", "index: the output directory; stats: the output JSON file")
-	manifest    = flag.String("manifest", "", "index: write a JSON line per source to `FILE`")
-	allChunks   = flag.Bool("all-chunks", false, "index: list every chunk instead of linking datasets of more than 1000 chunks to the HDF5 file")
-	groupBytes  = flag.Int64("group-bytes", lindibeam.DefaultGroupBytes, "stats: stored bytes of the chunk groups a worker reads at once")
-	amend       = flag.String("amend", "", "stats: also write the statistics into `OUT.lindi.tar`, a new amendment of the NWB file SOURCE")
-	inFlight    = flag.Int("in-flight", lindibeam.DefaultInFlight, "HTTP requests in flight per worker process")
-	concurrency = flag.String("concurrency", "", "byte-range requests in flight per host, under --in-flight: a number, or auto to adapt to what the server takes (default $"+source.ConcurrencyEnv+" on the workers, else auto)")
+	out         = lindiFlags.String("out", "", "index: the output directory; stats: the output CSV (with --series) or JSON file")
+	manifest    = lindiFlags.String("manifest", "", "index: write a JSON line per source to `FILE`")
+	allChunks   = lindiFlags.Bool("all-chunks", false, "index: list every chunk instead of linking datasets of more than 1000 chunks to the HDF5 file")
+	series      = lindiFlags.String("series", "", "stats: the `PATH` of a TimeSeries in each source (acquisition/ElectricalSeries)")
+	window      = lindiFlags.String("window", "", "stats --series: the time window `T0:T1` (seconds of the file's time base; 0:10s, 500ms:1.5s, :1min)")
+	groupBytes  = lindiFlags.Int64("group-bytes", lindibeam.DefaultGroupBytes, "stats: stored bytes of the chunk groups a worker reads at once")
+	amend       = lindiFlags.String("amend", "", "stats without --series: also write the statistics into `OUT.lindi.tar`, a new amendment of the NWB file SOURCE")
+	inFlight    = lindiFlags.Int("in-flight", lindibeam.DefaultInFlight, "HTTP requests in flight per worker process")
+	concurrency = lindiFlags.String("concurrency", "", "byte-range requests in flight per host, under --in-flight: a number, or auto to adapt to what the server takes (default $"+source.ConcurrencyEnv+" on the workers, else auto)")
 )
+
+func init() {
+	// Beam's flags and lindi's are parsed together from flag.CommandLine.
+	lindiFlags.VisitAll(func(f *flag.Flag) { flag.CommandLine.Var(f.Value, f.Name, f.Usage) })
+	flag.CommandLine.Usage = printUsage
+}
+
+// printUsage shows lindi-beam's commands and flags, then Beam's.
+func printUsage() {
+	w := flag.CommandLine.Output()
+	fmt.Fprint(w, usage, "\nlindi-beam's flags:\n")
+	lindiFlags.SetOutput(w)
+	lindiFlags.PrintDefaults()
+	fmt.Fprint(w, "\nApache Beam's flags (--runner, --endpoint, --environment_type, …):\n")
+	beamFlags := flag.NewFlagSet("beam", flag.ContinueOnError)
+	flag.CommandLine.VisitAll(func(f *flag.Flag) {
+		if lindiFlags.Lookup(f.Name) == nil {
+			beamFlags.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	beamFlags.SetOutput(w)
+	beamFlags.PrintDefaults()
+}
 
 func main() {
 	if len(os.Args) < 2 || (os.Args[1] != "index" && os.Args[1] != "stats") {
@@ -65,7 +108,7 @@ func main() {
 		// harness inside beam.Init and never returns from it.
 		flag.Parse()
 		beam.Init()
-		fmt.Fprint(os.Stderr, usage)
+		printUsage()
 		os.Exit(2)
 	}
 	cmd := os.Args[1]
@@ -73,13 +116,15 @@ func main() {
 		os.Exit(2)
 	}
 	beam.Init()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	var err error
 	switch cmd {
 	case "index":
-		err = runIndex(context.Background(), flag.Args())
+		err = runIndex(ctx, flag.Args())
 	case "stats":
-		err = runStats(context.Background(), flag.Args())
+		err = runStats(ctx, flag.Args())
 	}
+	stop()
 	var ue usageError
 	switch {
 	case errors.As(err, &ue):
@@ -120,13 +165,21 @@ func runIndex(ctx context.Context, srcs []string) error {
 	if err := checkConcurrency(); err != nil {
 		return err
 	}
-	seen := map[string]string{}
-	for _, s := range srcs {
-		name := lindibeam.OutputName(s)
-		if prev, dup := seen[name]; dup {
-			return usageError(fmt.Sprintf("%s and %s would both write %s", prev, s, name))
+	name := *manifest
+	if name == "" {
+		// The failures are named on stderr from a manifest of our own.
+		dir, err := os.MkdirTemp("", "lindi-beam-")
+		if err != nil {
+			return err
 		}
-		seen[name] = s
+		defer os.RemoveAll(dir)
+		name = filepath.Join(dir, "manifest.jsonl")
+	} else {
+		unlock, err := lindibeam.LockManifest(name)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 	}
 	p, s := beam.NewPipelineWithRoot()
 	written, failed := lindibeam.Index(s, lindibeam.IndexOptions{
@@ -135,58 +188,28 @@ func runIndex(ctx context.Context, srcs []string) error {
 		InFlight:    *inFlight,
 		Concurrency: *concurrency,
 	}, beam.CreateList(s, srcs))
-	if *manifest != "" {
-		lindibeam.WriteManifest(s, *manifest, written, failed)
+	lindibeam.WriteManifest(s, name, written, failed)
+	if err := beamx.Run(ctx, p); err != nil {
+		return err
 	}
-	res, err := beamx.RunWithMetrics(ctx, p)
+	n, total, err := manifestFailures(ctx, name)
 	if err != nil {
 		return err
 	}
-	n, known := failures(res)
-	if *manifest != "" {
-		if n, known, err = manifestFailures(*manifest); err != nil {
-			return err
-		}
-	}
-	if !known {
-		fmt.Fprintln(os.Stderr, "lindi-beam: the runner reported no metrics: see the manifest for failures")
-		return nil
-	}
 	if n > 0 {
-		return fmt.Errorf("%d of %d sources failed", n, len(srcs))
+		return fmt.Errorf("%d of %d sources failed", n, total)
 	}
 	return nil
 }
 
-// failures reads the count of failed sources from the job's counters.
-func failures(res beam.PipelineResult) (int64, bool) {
-	if res == nil {
-		return 0, false
-	}
-	var n int64
-	known := false
-	for _, c := range res.Metrics().AllMetrics().Counters() {
-		if c.Name() == "index_failed" {
-			n += c.Result()
-			known = true
-		}
-		if c.Name() == "index_written" {
-			known = true
-		}
-	}
-	return n, known
-}
-
-// manifestFailures counts the failed lines of the manifest and names them
-// on stderr.
-func manifestFailures(name string) (int64, bool, error) {
-	f, err := os.Open(name)
+// manifestFailures counts the failed lines of the manifest, of total, and
+// names them on stderr.
+func manifestFailures(ctx context.Context, name string) (n, total int, err error) {
+	b, err := lindibeam.ReadOutput(ctx, name)
 	if err != nil {
-		return 0, false, err
+		return 0, 0, err
 	}
-	defer f.Close()
-	var n int64
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		var e struct {
@@ -194,35 +217,125 @@ func manifestFailures(name string) (int64, bool, error) {
 			Error  *string `json:"error"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return 0, false, fmt.Errorf("manifest %s: %w", name, err)
+			return 0, 0, fmt.Errorf("manifest %s: %w", name, err)
 		}
+		total++
 		if e.Error != nil {
 			n++
 			fmt.Fprintf(os.Stderr, "lindi-beam: %s: %s\n", e.Source, strings.ReplaceAll(*e.Error, "\n", " "))
 		}
 	}
-	return n, true, sc.Err()
+	return n, total, sc.Err()
 }
 
 func runStats(ctx context.Context, args []string) error {
 	switch {
 	case *out == "":
-		return usageError("stats needs --out OUT.json")
-	case len(args) < 2 || len(args) > 3:
-		return usageError("stats takes SOURCE DATASET [SELECTION]")
+		return usageError("stats needs --out")
 	case *groupBytes < 1:
 		return usageError("--group-bytes must be positive")
 	case *inFlight < 1:
 		return usageError("--in-flight must be at least 1")
+	case *series != "":
+		return runSeriesStats(ctx, args)
+	case *window != "":
+		return usageError("--window needs --series")
+	case len(args) < 2 || len(args) > 3:
+		return usageError("stats takes SOURCE DATASET [SELECTION], or --series PATH and SOURCE...")
 	}
 	if err := checkConcurrency(); err != nil {
 		return err
 	}
-	job := lindibeam.StatsJob{Source: args[0], Dataset: args[1], GroupBytes: *groupBytes, InFlight: *inFlight, Concurrency: *concurrency, Out: *out, Amend: *amend}
+	job := lindibeam.DatasetJob{Source: args[0], Dataset: args[1], GroupBytes: *groupBytes, InFlight: *inFlight, Concurrency: *concurrency, Out: *out, Amend: *amend}
 	if len(args) == 3 {
 		job.Selection = args[2]
 	}
 	p, s := beam.NewPipelineWithRoot()
-	lindibeam.Stats(s, job)
+	lindibeam.DatasetStats(s, job)
 	return beamx.Run(ctx, p)
+}
+
+func runSeriesStats(ctx context.Context, srcs []string) error {
+	switch {
+	case len(srcs) == 0:
+		return usageError("stats --series needs at least one SOURCE")
+	case *amend != "":
+		return usageError("--amend is for stats of one DATASET, not --series")
+	}
+	if err := checkConcurrency(); err != nil {
+		return err
+	}
+	job := lindibeam.StatsJob{Series: *series, GroupBytes: *groupBytes, InFlight: *inFlight, Concurrency: *concurrency}
+	if *window != "" {
+		var err error
+		if job.From, job.To, err = parseWindow(*window); err != nil {
+			return usageError(err.Error())
+		}
+	}
+	dir, err := os.MkdirTemp("", "lindi-beam-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	failures := filepath.Join(dir, "failed.jsonl")
+	p, s := beam.NewPipelineWithRoot()
+	assets, unlisted := lindibeam.Assets(s, srcs...)
+	rows, failed := lindibeam.Stats(s, job, assets)
+	lindibeam.WriteStats(s, *out, rows)
+	lindibeam.WriteJSONL(s, failures, beam.Flatten(s, unlisted, failed))
+	if err := beamx.Run(ctx, p); err != nil {
+		return err
+	}
+	n, _, err := manifestFailures(ctx, failures)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return fmt.Errorf("%d sources failed; the others are in %s", n, *out)
+	}
+	return nil
+}
+
+// parseWindow reads T0:T1, times in seconds or with a unit (ms, s, min, h);
+// an empty end is open.
+func parseWindow(w string) (from, to float64, err error) {
+	a, b, ok := strings.Cut(w, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("--window %q: want T0:T1, such as 0:10s", w)
+	}
+	from, to = math.Inf(-1), math.Inf(1)
+	if a != "" {
+		if from, err = parseTime(a); err != nil {
+			return 0, 0, fmt.Errorf("--window %q: %v", w, err)
+		}
+	}
+	if b != "" {
+		if to, err = parseTime(b); err != nil {
+			return 0, 0, fmt.Errorf("--window %q: %v", w, err)
+		}
+	}
+	if !(from < to) {
+		return 0, 0, fmt.Errorf("--window %q: the start is not before the end", w)
+	}
+	return from, to, nil
+}
+
+func parseTime(s string) (float64, error) {
+	for _, u := range []struct {
+		suffix string
+		scale  float64
+	}{{"ms", 1e-3}, {"min", 60}, {"h", 3600}, {"s", 1}} {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			v, err := strconv.ParseFloat(num, 64)
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				return 0, fmt.Errorf("time %q", s)
+			}
+			return v * u.scale, nil
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("time %q", s)
+	}
+	return v, nil
 }

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseWindow(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		from, to float64
+	}{
+		{"0:10s", 0, 10}, {"500ms:1.5s", 0.5, 1.5}, {":1min", math.Inf(-1), 60}, {"2:", 2, math.Inf(1)}, {"0:1h", 0, 3600},
+	} {
+		from, to, err := parseWindow(c.in)
+		if err != nil || from != c.from || to != c.to {
+			t.Errorf("%q: %v %v %v", c.in, from, to, err)
+		}
+	}
+	for _, bad := range []string{"10", "10:5", "a:b", "0:NaNs", "1:1", "0:10 s", "0:infs"} {
+		if _, _, err := parseWindow(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestUsage: -h shows lindi-beam's commands and flags before Beam's.
+func TestUsage(t *testing.T) {
+	var buf bytes.Buffer
+	flag.CommandLine.SetOutput(&buf)
+	defer flag.CommandLine.SetOutput(nil)
+	printUsage()
+	u := buf.String()
+	own, beamHead, runner := strings.Index(u, "  -series"), strings.Index(u, "Apache Beam's flags"), strings.Index(u, "  -runner")
+	if !strings.HasPrefix(u, "usage:") || own < 0 || beamHead < own || runner < beamHead {
+		t.Errorf("usage:\n%s", u)
+	}
+	if strings.Count(u, "  -series") != 1 {
+		t.Errorf("-series shown twice")
+	}
+}
