@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/errpath"
 )
 
 // Object is a group or a dataset.
@@ -102,7 +103,7 @@ func (g *Group) completed(ctx context.Context) error {
 	}
 	attrs, links, err := complete(ctx)
 	if err != nil {
-		return fmt.Errorf("h5: %s: %w", g.path, err)
+		return errpath.Wrap("h5: ", g.path, err)
 	}
 	for _, dl := range links {
 		g.add(g.f.tree.link(dl, joinPath(g.path, dl.Name)))
@@ -287,8 +288,9 @@ const maxHops = 40
 // the soft links followed so far.
 func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) (Object, error) {
 	cur := Object(start)
+	full := joinPath(start.path, path) // the path errors name
 	if strings.HasPrefix(path, "/") {
-		cur = f.root
+		cur, full = f.root, path
 	}
 	for _, seg := range strings.Split(path, "/") {
 		if seg == "" || seg == "." {
@@ -300,7 +302,7 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 		}
 		l, ok, err := g.find(ctx, seg)
 		if err != nil {
-			return nil, fmt.Errorf("h5: %q: %w", path, err)
+			return nil, errpath.Wrap("h5: ", full, err)
 		}
 		if !ok {
 			return nil, g.missing(ctx, path, seg)
@@ -309,7 +311,7 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 		case HardLink:
 			o, err := g.target(ctx, seg)
 			if err != nil {
-				return nil, fmt.Errorf("h5: %q: %w", path, err)
+				return nil, errpath.Wrap("h5: ", full, err)
 			}
 			if o == nil {
 				return nil, fmt.Errorf("h5: %q: %s is %w: %w", path, joinPath(g.path, seg), errNotObject, ErrNotFound)
@@ -372,7 +374,7 @@ func (g *Group) target(ctx context.Context, name string) (Object, error) {
 	path := joinPath(g.path, name)
 	n, err := p.Load(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, errpath.Wrap("", path, err)
 	}
 	o = g.f.tree.object(n, path)
 	g.mu.Lock()
