@@ -14,7 +14,7 @@
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
 //	lindi rm FILE PATH
 //	lindi compact FILE
-//	lindi plot [-o OUT.png] FILE DATASET [SELECTION]
+//	lindi plot [-o OUT.png] [--stack] FILE DATASET [SELECTION]
 //	lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] [--allow-origin O] [--allow-host H] [--allow-remote] (--basedir DIR | FILE_OR_URL…)
 //	lindi --version
 //
@@ -97,7 +97,7 @@ const usage = `usage:
                                    delete an attribute
   lindi rm FILE PATH               delete a group, dataset or link
   lindi compact FILE               reclaim the space of rewritten and deleted chunks (.lindi.tar, .lindi.d)
-  lindi plot [-o OUT.png] FILE DATASET [SELECTION]
+  lindi plot [-o OUT.png] [--stack] FILE DATASET [SELECTION]
                                    draw a 1-D or 2-D selection as lines or an image (NWB series against time)
   lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] [--allow-origin O] [--allow-host H] [--allow-remote] (--basedir DIR | FILE_OR_URL…)
                                    serve files over h5grove's API, with the h5web viewer at /
