@@ -87,7 +87,7 @@ func TestRegistry(t *testing.T) {
 		}
 	})
 	t.Run("builtin is shared and read-only", func(t *testing.T) {
-		if Builtin() != Builtin() {
+		if a, b := Builtin(), Builtin(); a != b {
 			t.Fatal("Builtin returns different registries")
 		}
 		err := Builtin().RegisterCodec("zlib", func([]byte) (Codec, error) { return nil, nil })

@@ -200,6 +200,8 @@ func (g *Group) Dataset(ctx context.Context, path string) (*Dataset, error) {
 type WalkFunc func(path string, link Link, obj Object, err error) error
 
 // SkipGroup is returned by a WalkFunc to skip the members of the group just visited.
+//
+//lint:ignore ST1012 a signal named as filepath.SkipDir is, not a failure
 var SkipGroup = errors.New("h5: skip this group")
 
 // Walk calls fn for every link below g, depth first, in name order. Soft links

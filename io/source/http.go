@@ -536,8 +536,6 @@ func (r *resolution) init(u string, c *config) {
 	r.url, r.resolve, r.now = u, c.resolve, c.now
 }
 
-func (r *resolution) active() bool { return r.resolve != nil }
-
 // renewMargin is how long before a presigned URL expires it is renewed.
 const renewMargin = time.Minute
 
