@@ -39,8 +39,11 @@ func parseDeflate(id string, config []byte) deflateParams {
 func newZlib(config []byte) (Codec, error) { return zlibCodec{parseDeflate("zlib", config)}, nil }
 func newGzip(config []byte) (Codec, error) { return gzipCodec{parseDeflate("gzip", config)}, nil }
 
-// Encode writes a zlib stream (klauspost/compress: faster than the standard
-// library at equal levels, see BenchmarkZlib in internal/compress).
+// Encode writes a zlib stream with the standard library's compress/zlib.
+// klauspost/compress is faster at equal levels but compresses noisy int16
+// samples less (level 4: 1.33× against 1.49×), and at equal ratio it is the
+// slower one (its 1.33× at 92 MB/s a core, the standard library's 1.35× at
+// level 1 at 134 MB/s): see BenchmarkZlib in internal/compress.
 func (c zlibCodec) Encode(dst, src []byte, _ int) ([]byte, error) {
 	return deflateEncode("zlib", c.deflateParams, compress.Zlib, dst, src)
 }

@@ -2,11 +2,14 @@ package codecs
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/pierrec/lz4/v4"
 )
 
 // corpusSeeds returns the encoded files of the corpus folders ids.
@@ -233,6 +236,42 @@ func FuzzJSON2(f *testing.F) {
 		}
 		if !reflect.DeepEqual(mine, std) {
 			t.Fatalf("parsed %#v, encoding/json %#v", mine, std)
+		}
+	})
+}
+
+// h5PluginFrame builds the framing the HDF5-LZ4 and bitshuffle-LZ4 filters
+// share: size, block size, then each block's length and LZ4 block.
+func h5PluginFrame(t testing.TB, plain []byte, block int) []byte {
+	out := binary.BigEndian.AppendUint64(nil, uint64(len(plain)))
+	out = binary.BigEndian.AppendUint32(out, uint32(block))
+	for off := 0; off < len(plain); off += block {
+		b := plain[off:min(off+block, len(plain))]
+		dst := make([]byte, lz4.CompressBlockBound(len(b)))
+		n, err := lz4.CompressBlock(b, dst, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = binary.BigEndian.AppendUint32(out, uint32(n))
+		out = append(out, dst[:n]...)
+	}
+	return out
+}
+
+// FuzzH5Plugins feeds the same bytes to the decoders of the HDF5 plugin
+// filters (HDF5-LZ4, bitshuffle with and without LZ4).
+func FuzzH5Plugins(f *testing.F) {
+	ids := []string{`{"id":"imagecodecs_lz4h5"}`, `{"id":"hdf5_bitshuffle_lz4","itemsize":2}`,
+		`{"id":"imagecodecs_bitshuffle","itemsize":4,"blocksize":16}`}
+	cs := make([]Codec, len(ids))
+	for i, id := range ids {
+		cs[i] = mustCodec(f, id)
+	}
+	f.Add(h5PluginFrame(f, signal(3000), 1024))
+	f.Add(h5PluginFrame(f, signal(64), 16))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, c := range cs {
+			checkDecode(t, c, src, fuzzLimit)
 		}
 	})
 }

@@ -196,11 +196,6 @@ func normalizeItems(items []any) []any {
 	return out
 }
 
-// oursFile is where TestOursGolden keeps our encoding of input in label.
-func oursFile(label, input string) string {
-	return filepath.Join(goldenDir, "ours", label, input+".dat")
-}
-
 // TestOursGolden encodes every golden input with our encoders. With -update
 // it writes them to testdata/encode/ours (plus ours/manifest.json with our
 // Config() of each label) for check_ours.py; without, it asserts that the

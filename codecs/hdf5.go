@@ -12,7 +12,9 @@ import (
 // give one.
 //
 // The filters with a codec are deflate (1, zlib), shuffle (2), fletcher32
-// (3), LZF (32000), blosc (32001) and zstd (32015). Any other id, szip (4),
+// (3), LZF (32000), blosc (32001), HDF5-LZ4 (32004, imagecodecs_lz4h5),
+// bitshuffle (32008: imagecodecs_bitshuffle, or hdf5_bitshuffle_lz4 with its
+// LZ4) and zstd (32015). Any other id, szip (4),
 // nbit (5) and scaleoffset (6) included, is an error wrapping
 // ErrUnknownCodec that names the filter; a shuffle without a positive
 // element size wraps ErrConfig.
@@ -42,6 +44,10 @@ func HDF5Filter(id uint16, clientData []uint32, elemSize int) (config []byte, er
 		cfg = map[string]any{"id": "blosc"}
 	case 32015:
 		cfg = map[string]any{"id": "zstd"}
+	case 32004:
+		cfg = map[string]any{"id": "imagecodecs_lz4h5"}
+	case 32008:
+		return bitshuffleFilter(clientData, elemSize)
 	default:
 		return nil, fmt.Errorf("%w: HDF5 filter %d%s", ErrUnknownCodec, id, hdf5FilterName(id))
 	}
@@ -60,4 +66,34 @@ func hdf5FilterName(id uint16) string {
 		return " (scaleoffset)"
 	}
 	return ""
+}
+
+// bitshuffleFilter reads the bitshuffle filter's client data: its version
+// (2 values), the element size, the block size in elements (0: the
+// default) and the compression (0 none, 2 LZ4, 3 zstd, which is not read).
+func bitshuffleFilter(cd []uint32, elemSize int) ([]byte, error) {
+	const id = "imagecodecs_bitshuffle"
+	size, block, compression := elemSize, 0, uint32(0)
+	if len(cd) > 2 {
+		size = int(cd[2])
+	}
+	if len(cd) > 3 {
+		block = int(cd[3])
+	}
+	if len(cd) > 4 {
+		compression = cd[4]
+	}
+	if err := checkBitshuffle(id, size, block); err != nil {
+		return nil, err
+	}
+	var cfg map[string]any
+	switch compression {
+	case 0:
+		cfg = map[string]any{"id": id, "itemsize": size, "blocksize": block}
+	case 2:
+		cfg = map[string]any{"id": "hdf5_bitshuffle_lz4", "itemsize": size}
+	default:
+		return nil, fmt.Errorf("%w: HDF5 filter 32008 (bitshuffle) with compression %d (3 is zstd)", ErrUnknownCodec, compression)
+	}
+	return json.Marshal(cfg)
 }

@@ -29,7 +29,12 @@ func TestHDF5Filter(t *testing.T) {
 		{"nbit", 5, nil, 2, "", ErrUnknownCodec, "HDF5 filter 5 (nbit)"},
 		{"scaleoffset", 6, nil, 2, "", ErrUnknownCodec, "HDF5 filter 6 (scaleoffset)"},
 		{"unregistered", 0, nil, 2, "", ErrUnknownCodec, "HDF5 filter 0"},
-		{"unknown plugin", 32004, nil, 2, "", ErrUnknownCodec, "HDF5 filter 32004"},
+		{"unknown plugin", 32013, nil, 2, "", ErrUnknownCodec, "HDF5 filter 32013"},
+		{"lz4", 32004, []uint32{0}, 2, `{"id":"imagecodecs_lz4h5"}`, nil, ""},
+		{"bitshuffle", 32008, []uint32{0, 3, 2, 0, 0}, 2, `{"blocksize":0,"id":"imagecodecs_bitshuffle","itemsize":2}`, nil, ""},
+		{"bitshuffle lz4", 32008, []uint32{0, 3, 4, 64, 2}, 2, `{"id":"hdf5_bitshuffle_lz4","itemsize":4}`, nil, ""},
+		{"bitshuffle zstd", 32008, []uint32{0, 4, 4, 0, 3, 1}, 4, "", ErrUnknownCodec, "compression 3"},
+		{"bitshuffle odd blocks", 32008, []uint32{0, 3, 4, 12, 0}, 4, "", ErrConfig, "blocksize 12"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

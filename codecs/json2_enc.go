@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lindigo/lindi/internal/pyfloat"
 )
 
 // json2Codec is numcodecs' JSON codec ("json2"): it decodes as jsonCodec
@@ -299,59 +301,7 @@ func (w *jsonWriter) float(f float64) {
 		}
 		return
 	}
-	w.buf = appendPyFloat(w.buf, f)
-}
-
-// appendPyFloat appends repr(f) for a finite f.
-func appendPyFloat(buf []byte, f float64) []byte {
-	var tmp [32]byte
-	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, 64) // [-]d[.ddd]e±XX
-	if e[0] == '-' {
-		buf = append(buf, '-')
-		e = e[1:]
-	}
-	mark := slices.Index(e, 'e')
-	exp, _ := strconv.Atoi(string(e[mark+1:]))
-	digits := make([]byte, 0, 20)
-	for _, d := range e[:mark] {
-		if d != '.' {
-			digits = append(digits, d)
-		}
-	}
-	if exp < -4 || exp >= 16 {
-		buf = append(buf, digits[0])
-		if len(digits) > 1 {
-			buf = append(buf, '.')
-			buf = append(buf, digits[1:]...)
-		}
-		buf = append(buf, 'e')
-		if exp < 0 {
-			buf = append(buf, '-')
-			exp = -exp
-		} else {
-			buf = append(buf, '+')
-		}
-		if exp < 10 {
-			buf = append(buf, '0')
-		}
-		return strconv.AppendInt(buf, int64(exp), 10)
-	}
-	point := exp + 1 // digits before the decimal point
-	switch {
-	case point <= 0:
-		buf = append(buf, "0."...)
-		buf = append(buf, strings.Repeat("0", -point)...)
-		buf = append(buf, digits...)
-	case point < len(digits):
-		buf = append(buf, digits[:point]...)
-		buf = append(buf, '.')
-		buf = append(buf, digits[point:]...)
-	default:
-		buf = append(buf, digits...)
-		buf = append(buf, strings.Repeat("0", point-len(digits))...)
-		buf = append(buf, ".0"...)
-	}
-	return buf
+	w.buf = pyfloat.Append(w.buf, f, 64)
 }
 
 // str writes a quoted string with Python's escapes: \" \\ \b \f \n \r

@@ -60,8 +60,7 @@ func (cl *Client) Versions(ctx context.Context, address string, opts ...Option) 
 			return nil, fmt.Errorf("dandi: versions of dandiset %s on %s: %w", a.Dandiset, a.Instance, err)
 		}
 		for _, v := range p.Results {
-			out = append(out, Version{Version: v.Version, Name: v.Name, AssetCount: v.AssetCount, Size: v.Size,
-				Status: v.Status, Created: v.Created, Modified: v.Modified})
+			out = append(out, Version(v))
 		}
 	}
 	return out, nil

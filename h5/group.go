@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/lindigo/lindi/internal/driver"
+	"github.com/lindigo/lindi/internal/errpath"
 )
 
 // Object is a group or a dataset.
@@ -104,7 +105,7 @@ func (g *Group) completed(ctx context.Context) error {
 	}
 	attrs, links, err := complete(ctx)
 	if err != nil {
-		return fmt.Errorf("h5: %s: %w", g.path, err)
+		return errpath.Wrap("h5: ", g.path, err)
 	}
 	for _, dl := range links {
 		g.add(g.f.tree.link(dl, joinPath(g.path, dl.Name)))
@@ -207,6 +208,8 @@ func (g *Group) Dataset(ctx context.Context, path string) (*Dataset, error) {
 type WalkFunc func(path string, link Link, obj Object, err error) error
 
 // SkipGroup is returned by a WalkFunc to skip the members of the group just visited.
+//
+//lint:ignore ST1012 a signal named as filepath.SkipDir is, not a failure
 var SkipGroup = errors.New("h5: skip this group")
 
 // Walk calls fn for every link below g, depth first, in name order. Soft links
@@ -298,8 +301,9 @@ const maxHops = 40
 // the soft links followed so far.
 func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) (Object, error) {
 	cur := Object(start)
+	full := joinPath(start.path, path) // the path errors name
 	if strings.HasPrefix(path, "/") {
-		cur = f.root
+		cur, full = f.root, path
 	}
 	for _, seg := range strings.Split(path, "/") {
 		if seg == "" || seg == "." {
@@ -311,7 +315,7 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 		}
 		l, ok, err := g.find(ctx, seg)
 		if err != nil {
-			return nil, fmt.Errorf("h5: %q: %w", path, err)
+			return nil, errpath.Wrap("h5: ", full, err)
 		}
 		if !ok {
 			return nil, g.missing(ctx, path, seg)
@@ -320,7 +324,7 @@ func (f *File) lookup(ctx context.Context, start *Group, path string, hops int) 
 		case HardLink:
 			o, err := g.target(ctx, seg)
 			if err != nil {
-				return nil, fmt.Errorf("h5: %q: %w", path, err)
+				return nil, errpath.Wrap("h5: ", full, err)
 			}
 			if o == nil {
 				return nil, fmt.Errorf("h5: %q: %s is %w: %w", path, joinPath(g.path, seg), errNotObject, ErrNotFound)
@@ -383,7 +387,7 @@ func (g *Group) target(ctx context.Context, name string) (Object, error) {
 	path := joinPath(g.path, name)
 	n, err := p.Load(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, errpath.Wrap("", path, err)
 	}
 	o = g.f.tree.object(n, path)
 	g.mu.Lock()

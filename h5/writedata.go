@@ -185,11 +185,6 @@ func rawConfigs(c []json.RawMessage) [][]byte {
 	return out
 }
 
-func isNullJSON(b json.RawMessage) bool {
-	s := string(b)
-	return s == "" || s == "null"
-}
-
 // fillJSON is the .zarray fill_value of v for dtype dt.
 func fillJSON(v any, dt zarrmeta.DType) (json.RawMessage, error) {
 	switch dt.Kind {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // filterIDs are the HDF5 filter ids and names of the codecs HDF5 knows.
@@ -144,40 +145,31 @@ func (s *Server) attr(ctx context.Context, w http.ResponseWriter, req *request) 
 
 // jsonAttr turns an attribute value into what encoding/json writes as
 // h5grove does: references as strings, NaN and infinities as null.
-func jsonAttr(v any) any {
+func jsonAttr(v any) any { return zarrmeta.MapJSON(v, jsonAttrLeaf) }
+
+// jsonAttrLeaf encodes the values jsonAttr replaces.
+func jsonAttrLeaf(v any) (any, bool) {
 	switch v := v.(type) {
 	case float64:
-		return jsonFloat(v)
+		return jsonFloat(v), true
 	case []float64:
 		out := make([]any, len(v))
 		for i, f := range v {
 			out[i] = jsonFloat(f)
 		}
-		return out
+		return out, true
 	case h5.Reference:
-		return refString(v)
+		return refString(v), true
 	case h5.RegionReference:
-		return "<HDF5 region reference>"
+		return "<HDF5 region reference>", true
 	case []h5.Reference:
 		out := make([]string, len(v))
 		for i, r := range v {
 			out[i] = refString(r)
 		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = jsonAttr(x)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = jsonAttr(x)
-		}
-		return out
+		return out, true
 	}
-	return v
+	return v, false
 }
 
 func refString(r h5.Reference) string { return "<HDF5 object reference " + r.Path + ">" }

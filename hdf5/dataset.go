@@ -9,6 +9,7 @@ import (
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
 	"github.com/lindigo/lindi/hdf5/internal/layout"
+	"github.com/lindigo/lindi/internal/errpath"
 )
 
 // Dataset is an HDF5 dataset: its metadata, read when the dataset is
@@ -42,7 +43,7 @@ type locatorMemo struct {
 func (f *File) openDataset(ctx context.Context, h *objectHeader, path string) (*Dataset, error) {
 	ds := &Dataset{f: f, path: path, addr: h.addr, loc: new(locatorMemo)}
 	if err := ds.load(ctx, h); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, errpath.Wrap("", path, err)
 	}
 	return ds, nil
 }

@@ -155,6 +155,9 @@ func parseDatatype(d *fileio.Decoder, depth int) (*Datatype, error) {
 		err = t.parseStringBits(bits)
 	case ClassOpaque:
 		t.Tag = cString(d.Bytes(int(bits & 0xff)))
+		if nt := t.numpyTagged(); nt != nil {
+			t = nt
+		}
 	case ClassCompound:
 		err = t.parseCompound(d, bits, depth)
 	case ClassReference:

@@ -65,7 +65,12 @@ func TestParseDatatype(t *testing.T) {
 		{"opaque h5py datetime64", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:<M8[s]\x00\x00\x00\x00")), "<M8[s]", nil},
 		{"opaque h5py timedelta64 big-endian", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:>m8[ns]\x00\x00\x00")), ">m8[ns]", nil},
 		{"opaque NUMPY tag of the wrong size", dt(0x15, 16, 0, 0, 4, []byte("NUMPY:<M8[s]\x00\x00\x00\x00")), "|V4", nil},
-		{"opaque NUMPY tag of no time", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:<i8\x00\x00\x00\x00\x00\x00\x00")), "|V8", nil},
+		// h5py reads an opaque type tagged with bytes, an integer or a float as that dtype.
+		{"opaque NUMPY tag of an integer", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:<i8\x00\x00\x00\x00\x00\x00\x00")), "<i8", nil},
+		{"opaque NUMPY tag of bytes", dt(0x15, 16, 0, 0, 21, []byte("NUMPY:|S21\x00\x00\x00\x00\x00\x00")), "|S21", nil},
+		{"opaque NUMPY tag of a float", dt(0x15, 16, 0, 0, 4, []byte("NUMPY:>f4\x00\x00\x00\x00\x00\x00\x00")), ">f4", nil},
+		{"opaque NUMPY tag of an integer of the wrong size", dt(0x15, 16, 0, 0, 4, []byte("NUMPY:<i8\x00\x00\x00\x00\x00\x00\x00")), "|V4", nil},
+		{"opaque NUMPY tag of a compound", dt(0x15, 16, 0, 0, 8, []byte("NUMPY:[('a',\x00\x00\x00\x00")), "|V8", nil},
 		{"object reference", dt(0x17, 0, 0, 0, 8), "|O", func(d *Datatype) bool { return d.Ref == RefObject }},
 		{"region reference", dt(0x17, 1, 0, 0, 12), "|O", func(d *Datatype) bool { return d.Ref == RefRegion }},
 		{"vlen string", dt(0x19, 0x01, 0x01, 0, 16, char), "|O",

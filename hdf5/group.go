@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lindigo/lindi/hdf5/internal/fileio"
+	"github.com/lindigo/lindi/internal/errpath"
 )
 
 // ObjectKind is the kind of an object: group, dataset or committed datatype.
@@ -107,7 +108,7 @@ func (t *NamedType) Attrs(ctx context.Context) ([]*Attribute, error) {
 func (g *Group) Members(ctx context.Context) ([]Link, error) {
 	links, err := g.f.groupLinks(ctx, g.addr)
 	if err != nil {
-		return nil, fmt.Errorf("hdf5: members of %s: %w", g.path, err)
+		return nil, errpath.Wrap("hdf5: members of ", g.path, err)
 	}
 	return slices.Clone(links), nil
 }
@@ -245,7 +246,7 @@ func (g *Group) Lookup(ctx context.Context, path string) (Object, error) {
 	depth := 0
 	obj, err := g.f.resolve(ctx, g, path, &depth)
 	if err != nil {
-		return nil, fmt.Errorf("hdf5: %s: %w", joinPath(g.path, path), err)
+		return nil, errpath.Wrap("hdf5: ", joinPath(g.path, path), err)
 	}
 	return obj, nil
 }
@@ -319,7 +320,7 @@ func (f *File) resolve(ctx context.Context, g *Group, path string, depth *int) (
 func (f *File) step(ctx context.Context, g *Group, name string, depth *int) (Object, error) {
 	l, found, err := f.link(ctx, g.addr, name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", g.path, err)
+		return nil, errpath.Wrap("", g.path, err)
 	}
 	if !found {
 		return nil, fmt.Errorf("%w: no %q in %s", ErrNotFound, name, g.path)
@@ -348,7 +349,7 @@ func (f *File) step(ctx context.Context, g *Group, name string, depth *int) (Obj
 func (f *File) object(ctx context.Context, addr uint64, path string) (Object, error) {
 	h, err := f.header(ctx, addr)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, errpath.Wrap("", path, err)
 	}
 	switch kindOf(h) {
 	case KindDataset:
@@ -357,7 +358,7 @@ func (f *File) object(ctx context.Context, addr uint64, path string) (Object, er
 		m, _ := h.first(msgDatatype)
 		t, err := f.datatype(ctx, m)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, errpath.Wrap("", path, err)
 		}
 		return &NamedType{f: f, path: path, addr: addr, Type: t}, nil
 	}

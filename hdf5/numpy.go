@@ -3,6 +3,7 @@ package hdf5
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -14,7 +15,8 @@ import (
 // opaque types and for integers and bitfields of a size numpy has no
 // integer for (3, 5, 6, 7 or more than 8 bytes), except an opaque type
 // h5py tagged with a numpy datetime64 or timedelta64 dtype ("NUMPY:<M8[s]"),
-// which is that dtype; and for a compound a JSON list such as
+// which is that dtype (an opaque type tagged with bytes, an integer or a
+// float, "NUMPY:|S21", is parsed as that type: see numpyTagged); and for a compound a JSON list such as
 // [["a","<i4"],["b","<f8"]], where an array member reads ["c","<i4",[3]]
 // and bytes before, between or after the members are ["","|V6"] entries,
 // as numpy's descr writes them. Compounds whose members overlap or are out
@@ -147,4 +149,37 @@ func (t *Datatype) NumpyTag() (descr string, ok bool) {
 		return d, true
 	}
 	return "", false
+}
+
+// ieeeFloats are the layouts of IEEE 754 floats by size: exponent location
+// and size, mantissa size, exponent bias.
+var ieeeFloats = map[uint32][4]uint32{2: {10, 5, 10, 15}, 4: {23, 8, 23, 127}, 8: {52, 11, 52, 1023}}
+
+// numpyTagged returns the type an opaque type stands for when h5py tagged it
+// with a numpy dtype of bytes, an integer or a float that fills it
+// ("NUMPY:|S21", "NUMPY:<i4"), as h5py reads it; nil for any other type or
+// tag (datetime64 and timedelta64 tags stay opaque: see NumpyTag).
+func (t *Datatype) numpyTagged() *Datatype {
+	d, found := strings.CutPrefix(t.Tag, "NUMPY:")
+	if t.Class != ClassOpaque || !found || len(d) < 3 || !strings.ContainsRune("<>|", rune(d[0])) {
+		return nil
+	}
+	n, err := strconv.Atoi(d[2:])
+	if err != nil || n <= 0 || uint32(n) != t.Size {
+		return nil
+	}
+	out := &Datatype{Version: 1, Size: t.Size, BigEndian: d[0] == '>', Tag: t.Tag}
+	switch {
+	case d[1] == 'S':
+		out.Class, out.Pad = ClassString, PadNullPad
+	case (d[1] == 'i' || d[1] == 'u') && (n == 1 || n == 2 || n == 4 || n == 8) && (n == 1) == (d[0] == '|'):
+		out.Class, out.Signed, out.Precision = ClassFixed, d[1] == 'i', uint16(8*n)
+	case d[1] == 'f' && d[0] != '|' && ieeeFloats[t.Size] != [4]uint32{}:
+		l := ieeeFloats[t.Size]
+		out.Class, out.Precision = ClassFloat, uint16(8*n)
+		out.ExpLocation, out.ExpSize, out.MantSize, out.ExpBias = uint8(l[0]), uint8(l[1]), uint8(l[2]), l[3]
+	default:
+		return nil
+	}
+	return out
 }

@@ -466,6 +466,12 @@ func (d *dsIndex) external(ctx context.Context, keepShape bool) error {
 		// writes it for lindi's links: the stored elements read as they
 		// are, padding entries and subarray members included.
 		dtype, fill = json.RawMessage(d.descr), d.voidFill()
+		if holdsObjects(d.ds.Datatype()) {
+			// Members stored as heap IDs or addresses have no bytes a
+			// reader's item holds: no fill value (zarr allows null for any
+			// dtype), where the stored bytes would not fit the item.
+			fill = nil
+		}
 	}
 	var filters []any
 	if keepShape {
@@ -485,4 +491,21 @@ func gridOf(ds *hdf5.Dataset) []int {
 		out = append(out, int(c))
 	}
 	return out[:len(ds.Shape())]
+}
+
+// holdsObjects reports whether elements of t hold variable-length data or
+// references, which numpy holds as objects.
+func holdsObjects(t *hdf5.Datatype) bool {
+	switch {
+	case t.Class == hdf5.ClassVlen || t.Class == hdf5.ClassReference:
+		return true
+	case t.Base != nil && holdsObjects(t.Base):
+		return true
+	}
+	for _, f := range t.Fields {
+		if holdsObjects(f.Type) {
+			return true
+		}
+	}
+	return false
 }

@@ -6,8 +6,10 @@ import "github.com/lindigo/lindi/hdf5"
 var bloscNames = []string{"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"}
 
 // numcodecs maps a dataset's HDF5 filters onto numcodecs configurations as
-// lindi's h5_filters_to_codecs does; ok is false for a filter numcodecs has
-// no codec for (lzf, szip, nbit, scaleoffset, lz4, bitshuffle, …).
+// lindi's h5_filters_to_codecs does, and HDF5-LZ4 and bitshuffle without
+// compression as imagecodecs' numcodecs codecs; ok is false for a filter no
+// numcodecs codec reads (lzf, szip, nbit, scaleoffset, bitshuffle with LZ4,
+// …), whose dataset the index links to its HDF5 file.
 func numcodecs(ds *hdf5.Dataset) ([]any, bool) {
 	var out []any
 	for _, f := range ds.Filters() {
@@ -28,6 +30,13 @@ func numcodecs(ds *hdf5.Dataset) ([]any, bool) {
 				return nil, false
 			}
 			out = append(out, map[string]any{"id": "blosc", "blocksize": cd[3], "clevel": cd[4], "shuffle": cd[5], "cname": bloscNames[cd[6]]})
+		case 32004: // HDF5-LZ4, as imagecodecs' numcodecs entry point reads it
+			out = append(out, map[string]any{"id": "imagecodecs_lz4h5"})
+		case 32008: // bitshuffle; with its LZ4 framing no numcodecs codec reads it
+			if len(cd) < 5 || cd[4] != 0 {
+				return nil, false
+			}
+			out = append(out, map[string]any{"id": "imagecodecs_bitshuffle", "itemsize": cd[2], "blocksize": cd[3]})
 		case 32015:
 			level := uint32(0)
 			if len(cd) > 0 {

@@ -23,7 +23,8 @@ type unit struct {
 	Quality      float64        `nwb:"quality"`
 	Missing      string         `nwb:"no_such_column,optional"`
 	Ignored      string
-	skipped      int
+	//lint:ignore U1000 an unexported field, which decoding must skip
+	skipped int
 }
 
 type seriesRef struct {
@@ -248,6 +249,7 @@ func TestRowsErrors(t *testing.T) {
 		} `nwb:"timeseries"`
 	}
 	type unexported struct {
+		//lint:ignore U1000 an unexported tagged field, which decoding must refuse
 		x []float64 `nwb:"spike_times"`
 	}
 	type badOption struct {

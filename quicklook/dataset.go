@@ -30,6 +30,29 @@ func Dataset(ctx context.Context, f *h5.File, dataset string, sel selection.Sele
 	return fig.draw()
 }
 
+// MaxTraces is the most columns of a 2-D selection Traces draws.
+const MaxTraces = 256
+
+// Traces is Dataset's plot of a 2-D selection (time × channel) as stacked
+// traces: each column (MaxTraces at most) offset from the next, the first
+// at the top, labelled on the y axis by its electrode (an NWB
+// ElectricalSeries' electrodes) or its index. A 1-D selection is one trace.
+func Traces(ctx context.Context, f *h5.File, dataset string, sel selection.Selection) (*Figure, error) {
+	fig, err := read(ctx, f, dataset, sel)
+	if err != nil {
+		return nil, err
+	}
+	if len(fig.shape) == 2 && fig.shape[1] > MaxTraces {
+		return nil, fmt.Errorf("%w: %d traces, at most %d stack (select fewer columns)", ErrShape, fig.shape[1], MaxTraces)
+	}
+	p, err := fig.lines()
+	if err != nil {
+		return nil, err
+	}
+	p.SetStack()
+	return p, nil
+}
+
 // selected is what Dataset read: the values, their output shape, and the
 // labels of the axes.
 type selected struct {
@@ -75,6 +98,7 @@ func read(ctx context.Context, f *h5.File, dataset string, sel selection.Selecti
 		for i := range fig.data {
 			fig.data[i] = fig.data[i]*ts.Conversion() + ts.Offset()
 		}
+		fig.v.electrodes = electrodesOf(ctx, f, ds)
 		if u := ts.Unit(); u != "" {
 			fig.yLabel += " (" + u + ")"
 		}
@@ -92,13 +116,23 @@ func (fig *selected) draw() (*Figure, error) {
 	if cols > MaxLines {
 		return Image(fig.data, rows, cols, Labels{Title: fig.title, X: v.indexLabel(1), Y: v.indexLabel(0)})
 	}
+	return fig.lines()
+}
+
+// lines draws each column of the selection as a line.
+func (fig *selected) lines() (*Figure, error) {
+	v := &fig.v
+	if len(fig.shape) == 1 {
+		return Lines(v.x(0), []Series{{Y: fig.data}}, Labels{Title: fig.title, X: v.label(0), Y: fig.yLabel})
+	}
+	rows, cols := fig.shape[0], fig.shape[1]
 	series := make([]Series, cols)
 	for c := range series {
 		y := make([]float64, rows)
 		for i := range y {
 			y[i] = fig.data[i*cols+c]
 		}
-		series[c] = Series{Name: fmt.Sprintf("%s %d", v.axisName(1), v.axes[1].idx[c]), Y: y}
+		series[c] = Series{Name: v.columnName(c), Y: y}
 	}
 	return Lines(v.x(0), series, Labels{Title: fig.title, X: v.label(0), Y: fig.yLabel})
 }
@@ -170,6 +204,9 @@ func keptAxes(sel selection.Selection, shape []int) ([]axis, error) {
 type axisView struct {
 	axes  []axis
 	times []float64 // the times of axis 0's positions, for a TimeSeries that keeps it
+	// electrodes are the electrode table rows of an ElectricalSeries'
+	// channels (dimension 1), or nil.
+	electrodes []int64
 }
 
 func (v *axisView) axisName(i int) string {
@@ -177,6 +214,16 @@ func (v *axisView) axisName(i int) string {
 		return "channel"
 	}
 	return fmt.Sprintf("axis %d", v.axes[i].dim)
+}
+
+// columnName names column c of a 2-D selection: its electrode, or its
+// position on the axis.
+func (v *axisView) columnName(c int) string {
+	p := v.axes[1].idx[c]
+	if v.electrodes != nil && v.axes[1].dim == 1 && p < len(v.electrodes) {
+		return fmt.Sprintf("electrode %d", v.electrodes[p])
+	}
+	return fmt.Sprintf("%s %d", v.axisName(1), p)
 }
 
 // x is the x values of output axis i: times, or the positions selected.
@@ -239,4 +286,20 @@ func timeSeriesOf(ctx context.Context, f *h5.File, ds *h5.Dataset) *nwb.TimeSeri
 		return nil
 	}
 	return ts
+}
+
+// electrodesOf reads the electrodes dataset beside an ElectricalSeries'
+// data: one electrode table row per channel; nil when there is none that
+// fits.
+func electrodesOf(ctx context.Context, f *h5.File, ds *h5.Dataset) []int64 {
+	shape := ds.Shape()
+	e, err := f.Dataset(ctx, path.Dir(ds.Path())+"/electrodes")
+	if err != nil || len(shape) != 2 || len(e.Shape()) != 1 || e.Shape()[0] != shape[1] {
+		return nil
+	}
+	a, err := h5.Read[int64](ctx, e, nil)
+	if err != nil {
+		return nil
+	}
+	return a.Data
 }

@@ -23,7 +23,7 @@ func (f *Figure) draw(img *image.RGBA, fs *faces, l *layout) {
 				p.gap()
 				continue
 			}
-			p.add(l.x.pix(x), l.y.pix(y))
+			p.add(l.x.pix(x), l.y.pix(f.yAt(i, y)))
 		}
 		p.gap()
 		stroke(img, ax, p.done, lineColor(i))

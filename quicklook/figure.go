@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // ErrShape is wrapped by errors for data that has no plot: a scalar, an
@@ -26,8 +27,10 @@ type Series struct {
 // Figure is one plot, lines or an image, ready to be drawn by WritePNG. Its
 // zero value is not a figure: make one with Lines, Image or Dataset.
 type Figure struct {
-	labels Labels
-	logY   bool
+	labels  Labels
+	logY    bool
+	shift   []float64 // stacked lines: what is added to each series' values
+	spacing float64   // stacked lines: between baselines
 
 	// lines
 	x      []float64 // nil: 0, 1, …
@@ -84,10 +87,70 @@ func (f *Figure) SetLogY() {
 	f.logY = f.series != nil
 }
 
+// SetStack draws the lines of a figure as stacked traces, as an
+// electrophysiology viewer does: each series moved to a baseline of its
+// own, the first at the top, one largest peak-to-peak range apart (each
+// series centred on its mean), and labelled by its name (or its number) on
+// the y axis, which then shows no values; there is no legend. It does
+// nothing to an image, and turns off a logarithmic y axis.
+func (f *Figure) SetStack() {
+	if f.isImage() {
+		return
+	}
+	f.logY = false
+	n := len(f.series)
+	means := make([]float64, n)
+	spacing := 0.0
+	for i, s := range f.series {
+		lo, hi, sum, k := math.Inf(1), math.Inf(-1), 0.0, 0
+		for j, v := range s.Y {
+			if f.keep(f.xAt(j), v) {
+				lo, hi, sum, k = min(lo, v), max(hi, v), sum+v, k+1
+			}
+		}
+		if k > 0 {
+			means[i] = sum / float64(k)
+			spacing = max(spacing, hi-lo)
+		}
+	}
+	if spacing == 0 {
+		spacing = 1
+	}
+	f.spacing = spacing
+	f.shift = make([]float64, n)
+	for i := range f.shift {
+		f.shift[i] = float64(n-1-i)*spacing - means[i]
+	}
+}
+
+// stacked reports whether the lines are stacked traces.
+func (f *Figure) stacked() bool { return f.shift != nil }
+
+// yAt is the value of series i drawn for v: v, moved to its baseline when
+// stacked.
+func (f *Figure) yAt(i int, v float64) float64 {
+	if f.shift == nil {
+		return v
+	}
+	return v + f.shift[i]
+}
+
+// traceName labels stacked series i on the y axis.
+func (f *Figure) traceName(i int) string {
+	if s := f.series[i].Name; s != "" {
+		return entryName(s)
+	}
+	return strconv.Itoa(i)
+}
+
 func (f *Figure) isImage() bool { return f.series == nil }
 
-// legend lists the series with names.
+// legend lists the series with names (none for stacked traces, which are
+// named on the y axis).
 func (f *Figure) legend() []int {
+	if f.stacked() {
+		return nil
+	}
 	var named []int
 	for i, s := range f.series {
 		if s.Name != "" {
@@ -100,13 +163,14 @@ func (f *Figure) legend() []int {
 // dataRange is the range of the finite points of the lines, on each axis.
 func (f *Figure) dataRange() (x, y [2]float64) {
 	x, y = [2]float64{math.Inf(1), math.Inf(-1)}, [2]float64{math.Inf(1), math.Inf(-1)}
-	for _, s := range f.series {
+	for i, s := range f.series {
 		for j, v := range s.Y {
 			xv := f.xAt(j)
 			if !f.keep(xv, v) {
 				continue
 			}
 			x[0], x[1] = min(x[0], xv), max(x[1], xv)
+			v = f.yAt(i, v)
 			y[0], y[1] = min(y[0], v), max(y[1], v)
 		}
 	}

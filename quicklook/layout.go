@@ -48,7 +48,11 @@ func (f *Figure) layout(fs *faces, top, bottom int) *layout {
 		l.y.lo, l.y.hi = padRange(yr[0], yr[1], f.logY)
 		l.y.log = f.logY
 		l.y.p0, l.y.p1 = float64(l.area.Max.Y), float64(l.area.Min.Y)
-		l.yTicks = axisTicks(l.y, 0, l.area.Dy(), 40, func(string) int { return lineHeight(fs.tick) })
+		if f.stacked() {
+			l.yTicks = f.traceTicks(fs, l.y)
+		} else {
+			l.yTicks = axisTicks(l.y, 0, l.area.Dy(), 40, func(string) int { return lineHeight(fs.tick) })
+		}
 		for _, t := range l.yTicks {
 			labelW = max(labelW, textWidth(fs.tick, t.label))
 		}
@@ -117,6 +121,24 @@ func (f *Figure) barTicks(fs *faces, height int) []tick {
 	}
 	if len(ts) < 2 {
 		ts = []tick{{float64(height - 1), strconv.FormatFloat(f.lo, 'g', 4, 64)}, {0, strconv.FormatFloat(f.hi, 'g', 4, 64)}}
+	}
+	return ts
+}
+
+// traceTicks are the ticks of stacked traces: one at each trace's baseline,
+// labelled with its name; every k-th only, from the first, when there is no
+// room for all.
+func (f *Figure) traceTicks(fs *faces, y scale) []tick {
+	n := len(f.series)
+	room := float64(lineHeight(fs.tick))
+	gap := math.Abs(y.pix(0) - y.pix(f.spacing)) // pixels between baselines
+	step := 1
+	for gap*float64(step) < room && step < n {
+		step++
+	}
+	var ts []tick
+	for i := 0; i < n; i += step {
+		ts = append(ts, tick{y.pix(float64(n-1-i) * f.spacing), f.traceName(i)})
 	}
 	return ts
 }

@@ -13,8 +13,8 @@ import (
 // MaxPixels is the largest width or height WritePNG draws.
 const MaxPixels = 1 << 14
 
-// WritePNG draws the figures one above the other, each in an equal share of
-// the height, their plot areas aligned, into a PNG of width×height pixels.
+// WritePNG draws the figures one above the other, their plot areas of one
+// height and aligned, into a PNG of width×height pixels.
 // It fails, drawing nothing, when there is no figure, a figure is nil, or
 // the size is not positive, over MaxPixels or too small for the figures'
 // text.
@@ -74,16 +74,13 @@ func render(width, height int, figs []*Figure) (*image.RGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	layouts := make([]*layout, len(figs))
+	layouts, err := stackLayouts(fs, figs, height)
+	if err != nil {
+		return nil, err
+	}
 	left, right := 0, 0
-	for i, f := range figs {
-		top, bottom := i*height/len(figs), (i+1)*height/len(figs)
-		l := f.layout(fs, top, bottom)
-		if l.area.Dy() < minArea {
-			return nil, fmt.Errorf("quicklook: %d pixels high is too little for %d figures", height, len(figs))
-		}
+	for _, l := range layouts {
 		left, right = max(left, l.left), max(right, l.right)
-		layouts[i] = l
 	}
 	if width-left-right < minArea {
 		return nil, fmt.Errorf("quicklook: %d pixels wide is too little for these figures", width)
@@ -96,4 +93,31 @@ func render(width, height int, figs []*Figure) (*image.RGBA, error) {
 		f.draw(img, fs, l)
 	}
 	return img, nil
+}
+
+// stackLayouts places the figures one above the other in height pixels,
+// their plot areas of one height: each figure takes the room its title,
+// ticks and labels need, and the rest is shared equally.
+func stackLayouts(fs *faces, figs []*Figure, height int) ([]*layout, error) {
+	n := len(figs)
+	around := make([]int, n)
+	plot := height
+	for i, f := range figs {
+		around[i] = height - f.layout(fs, 0, height).area.Dy()
+		plot -= around[i]
+	}
+	plot /= n
+	if plot < minArea {
+		return nil, fmt.Errorf("quicklook: %d pixels high is too little for %d figures", height, n)
+	}
+	layouts := make([]*layout, n)
+	top := 0
+	for i, f := range figs {
+		bottom := top + around[i] + plot
+		if i == n-1 {
+			bottom = height
+		}
+		layouts[i], top = f.layout(fs, top, bottom), bottom
+	}
+	return layouts, nil
 }

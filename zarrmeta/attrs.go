@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -212,25 +211,14 @@ func (a Attrs) MarshalJSON() ([]byte, error) {
 
 // finite copies v replacing non-finite floats by their LINDI spellings.
 func finite(v any) any {
-	switch v := v.(type) {
-	case float64:
-		if s := NonFiniteName(v); s != "" {
-			return s
+	return MapJSON(v, func(x any) (any, bool) {
+		if f, ok := x.(float64); ok {
+			if s := NonFiniteName(f); s != "" {
+				return s, true
+			}
 		}
-	case []any:
-		out := slices.Clone(v)
-		for i, x := range out {
-			out[i] = finite(x)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = finite(x)
-		}
-		return out
-	}
-	return v
+		return x, false
+	})
 }
 
 // NonFiniteName gives the spelling numpy's and LINDI's JSON use for a

@@ -194,3 +194,18 @@ func (d DType) Field(name string) (Field, bool) {
 	}
 	return Field{}, false
 }
+
+// HoldsObjects reports whether an item of d holds Python objects: d is an
+// object or reference dtype, or a struct with such a field at any depth.
+// Such an item has no bytes to fill with.
+func (d DType) HoldsObjects() bool {
+	if d.Kind == KindObject || d.Kind == KindReference {
+		return true
+	}
+	for _, f := range d.Fields {
+		if f.DType.HoldsObjects() {
+			return true
+		}
+	}
+	return false
+}

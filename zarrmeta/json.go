@@ -341,3 +341,32 @@ func quoteNonFinite(b []byte) []byte {
 	}
 	return append(out, b[last:]...)
 }
+
+// MapJSON copies the JSON value v (lists []any and objects map[string]any,
+// at any depth) with each value replaced as leaf says: leaf sees every
+// value, lists and objects included, before the walk goes into them; when it
+// returns true its result takes the value's place, otherwise lists and
+// objects are copied member by member and other values kept. It is the one
+// walk over decoded JSON that the packages replacing values in attributes
+// share (non-finite floats here, zarr3's non-finite-attributes strings,
+// h5grove's attribute encoding). Nesting is bounded by DecodeJSON's.
+func MapJSON(v any, leaf func(any) (any, bool)) any {
+	if x, ok := leaf(v); ok {
+		return x
+	}
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = MapJSON(x, leaf)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = MapJSON(x, leaf)
+		}
+		return out
+	}
+	return v
+}

@@ -12,10 +12,11 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
+func cmdLs(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
 	recursive := fs.Bool("r", false, "list the whole tree below PATH")
 	withAttrs := fs.Bool("a", false, "list attributes too")
+	keepGoing := fs.Bool("keep-going", false, "list what can be read when a group or object cannot be (each one is named on stderr and in the listing), and exit 1 at the end")
 	long := fs.Bool("l", false, "long listing: each dataset's size and stored size (its chunks, encoded), as ls -lh prints sizes; ? when the stored size takes a request per chunk")
 	shard := fs.String("shard", "", "list only the `I/N`-th share of a dandiset's assets, as dandi.WithShard splits them (0 ≤ I < N)")
 	ctx, pos, err := parseReadArgs(ctx, fs, bundled(args, "alr"))
@@ -67,8 +68,21 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 	if *withAttrs {
 		l.attrs(obj)
 	}
+	failed := 0
 	if g, ok := obj.(*h5.Group); ok {
-		err = g.Walk(ctx, func(p string, link h5.Link, o h5.Object, err error) error {
+		err = g.Walk(ctx, func(p string, link h5.Link, o h5.Object, werr error) error {
+			// A soft link that leads nowhere is listed as a link; an object
+			// that cannot be read fails the listing, or with --keep-going is
+			// named and skipped.
+			if werr != nil && link.Kind == h5.HardLink {
+				if !*keepGoing {
+					return werr
+				}
+				failed++
+				fmt.Fprintf(stderr, "lindi: %s\n", printable(werr.Error()))
+				l.object([]string{printable(p), "unreadable"})
+				return h5.SkipGroup
+			}
 			cells, err := line(p, link, o)
 			if err != nil {
 				return err
@@ -86,7 +100,17 @@ func cmdLs(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	return l.write(stdout)
+	if err := l.write(stdout); err != nil {
+		return err
+	}
+	if failed > 0 {
+		what := "1 object"
+		if failed > 1 {
+			what = fmt.Sprintf("%d objects", failed)
+		}
+		return &partialError{fmt.Errorf("ls: %s could not be read (named above)", what)}
+	}
+	return nil
 }
 
 // bundled splits bundled one-letter flags, as ls takes them: -lr is -l

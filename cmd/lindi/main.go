@@ -1,7 +1,7 @@
 // Command lindi lists and reads datasets of LINDI JSON files, Zarr v2 stores
 // and HDF5 files, local or remote, and writes and amends LINDI files.
 //
-//	lindi ls [-r] [-a] [-l] FILE [PATH]
+//	lindi ls [-r] [-a] [-l] [--keep-going] FILE [PATH]
 //	lindi ls [--shard I/N] DANDISET[/FOLDER/] [GLOB]
 //	lindi info FILE [PATH]
 //	lindi cat [-o OUT] [-f npy|csv|json|text] [--field NAME] [--stats] [--concurrency N] [--max-bytes N] [--max-whole N] [--cache DIR] FILE DATASET[@ATTR] [SELECTION]
@@ -14,7 +14,7 @@
 //	lindi attr [--delete] FILE PATH NAME [VALUE]
 //	lindi rm FILE PATH
 //	lindi compact FILE
-//	lindi plot [-o OUT.png] FILE DATASET [SELECTION]
+//	lindi plot [-o OUT.png] [--stack] FILE DATASET [SELECTION]
 //	lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] [--allow-origin O] [--allow-host H] [--allow-remote] (--basedir DIR | FILE_OR_URL…)
 //	lindi --version
 //
@@ -111,9 +111,10 @@ func usagef(format string, args ...any) error {
 }
 
 const usage = `usage:
-  lindi ls [-r] [-a] [-l] FILE [PATH]
+  lindi ls [-r] [-a] [-l] [--keep-going] FILE [PATH]
                                    list a group's members (-r: the whole tree, -a: with attributes,
-                                   -l: each dataset's size and stored size first, as ls -lh)
+                                   -l: each dataset's size and stored size first, as ls -lh); an
+                                   object that cannot be read fails it (--keep-going: named, skipped, exit 1)
   lindi ls [--shard I/N] DANDISET[/FOLDER/] [GLOB]
                                    list a dandiset's assets: path, size, asset ID ('sub-*/*.nwb'),
                                    after "#" lines naming its versions (--shard: one share of them)
@@ -137,7 +138,7 @@ const usage = `usage:
                                    delete an attribute
   lindi rm FILE PATH               delete a group, dataset or link
   lindi compact FILE               reclaim the space of rewritten and deleted chunks (.lindi.tar, .lindi.d)
-  lindi plot [-o OUT.png] FILE DATASET [SELECTION]
+  lindi plot [-o OUT.png] [--stack] FILE DATASET [SELECTION]
                                    draw a 1-D or 2-D selection as lines or an image (NWB series against time)
   lindi serve [--ip 127.0.0.1] [--port 8888] [--max-bytes N] [--allow-origin O] [--allow-host H] [--allow-remote] (--basedir DIR | FILE_OR_URL…)
                                    serve files over h5grove's API, with the h5web viewer at /
@@ -162,8 +163,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	out := &stagedOutput{w: stdout}
 	defer out.discard()
 	err := dispatch(ctx, args, out, stderr)
-	if err == nil {
-		err = out.commit()
+	if err == nil || errors.As(err, new(*partialError)) {
+		if cerr := out.commit(); cerr != nil {
+			err = cerr
+		}
 	}
 	var ue *usageError
 	var help *helpRequest
@@ -196,7 +199,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	switch args[0] {
 	case "ls":
-		return cmdLs(ctx, args[1:], stdout)
+		return cmdLs(ctx, args[1:], stdout, stderr)
 	case "info":
 		return cmdInfo(ctx, args[1:], stdout)
 	case "cat":
@@ -237,6 +240,13 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // stageMemory is how much of a command's output stagedOutput keeps in
 // memory before it spills to a temporary file.
 const stageMemory = 64 << 20
+
+// partialError is the failure of a command that still wrote what it could
+// (lindi ls --keep-going): its output is kept, and it exits 1.
+type partialError struct{ err error }
+
+func (e *partialError) Error() string { return e.err.Error() }
+func (e *partialError) Unwrap() error { return e.err }
 
 // stagedOutput holds a command's standard output until the command has
 // succeeded, so that a failure writes none of it: a half-written JSON

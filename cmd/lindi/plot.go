@@ -15,6 +15,7 @@ func cmdPlot(ctx context.Context, args []string) error {
 	out := fs.String("o", "plot.png", "the PNG to write")
 	width := fs.Float64("width", 8, "width in inches (96 pixels each)")
 	height := fs.Float64("height", 4.5, "height in inches")
+	stack := fs.Bool("stack", false, "draw the columns of a 2-D selection as stacked traces, each offset from the next and labelled by its electrode or index")
 	ctx, pos, err := parseReadArgs(ctx, fs, args)
 	if err != nil {
 		return err
@@ -36,7 +37,11 @@ func cmdPlot(ctx context.Context, args []string) error {
 		return err
 	}
 	defer f.Close()
-	p, err := quicklook.Dataset(ctx, f, pos[1], sel)
+	draw := quicklook.Dataset
+	if *stack {
+		draw = quicklook.Traces
+	}
+	p, err := draw(ctx, f, pos[1], sel)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ func TestPlot(t *testing.T) {
 	for _, c := range [][]string{
 		{"../../testdata/nwb/tables.nwb", "acquisition/ElectricalSeries/data", "0:300"},
 		{"../../testdata/conformance/fixture.lindi.json", "acquisition/TwoPhotonSeries/data", "3, :, :"},
+		{"--stack", "../../testdata/conformance/fixture.h5", "acquisition/ElectricalSeries/data", "0:300, :"},
 	} {
 		out := filepath.Join(t.TempDir(), "p.png")
 		if code, _, stderr := lindi(append([]string{"plot", "-o", out}, c...)...); code != 0 {

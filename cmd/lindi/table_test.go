@@ -117,18 +117,6 @@ func TestTableErrors(t *testing.T) {
 	}
 }
 
-// TestPyFloat checks the float spelling against values Python's repr gives.
-func TestPyFloat(t *testing.T) {
-	for x, want := range map[float64]string{
-		1: "1.0", -0.5: "-0.5", 1e-5: "1e-05", 0.0001: "0.0001", 1e16: "1e+16",
-		123456789012345.0: "123456789012345.0", 1.5e300: "1.5e+300", 2.0 / 3: "0.6666666666666666", 5e-324: "5e-324",
-	} {
-		if got := reprFloat(x, 64); got != want {
-			t.Errorf("reprFloat(%v) = %s, want %s", x, got, want)
-		}
-	}
-}
-
 // TestNumberSpelling checks each output format's spelling of numbers
 // against what numpy's repr prints (text, CSV) and against valid JSON.
 func TestNumberSpelling(t *testing.T) {

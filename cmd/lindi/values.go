@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/internal/pyfloat"
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
@@ -155,21 +156,6 @@ func jsonValue(v any) any {
 //     strings "NaN", "Infinity" and "-Infinity" (as LINDI stores them:
 //     JSON has no such numbers).
 
-// reprFloat spells a finite float as repr does; bits is 32 for a float32,
-// whose shortest digits are fewer.
-func reprFloat(x float64, bits int) string {
-	e := strconv.FormatFloat(x, 'e', -1, bits) // d.ddde±XX: Python's exponent form too
-	mant, exp, _ := strings.Cut(e, "e")
-	if n, _ := strconv.Atoi(exp); n < -4 || n >= 16 {
-		return mant + "e" + exp
-	}
-	s := strconv.FormatFloat(x, 'f', -1, bits)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
 // textFloat spells a float for text and CSV.
 func textFloat(x float64, bits int) string {
 	switch {
@@ -180,7 +166,7 @@ func textFloat(x float64, bits int) string {
 	case math.IsInf(x, -1):
 		return "-inf"
 	}
-	return reprFloat(x, bits)
+	return pyfloat.Repr(x, bits)
 }
 
 // jsonFloat spells a float for JSON.
@@ -188,7 +174,7 @@ func jsonFloat(x float64, bits int) string {
 	if s := zarrmeta.NonFiniteName(x); s != "" {
 		return strconv.Quote(s)
 	}
-	return reprFloat(x, bits)
+	return pyfloat.Repr(x, bits)
 }
 
 // jsonNumber is a float that encoding/json writes as jsonFloat spells it.
@@ -207,7 +193,7 @@ func textComplex(c complex128, bits int) string {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return strings.TrimPrefix(textFloat(x, bits), "-")
 		}
-		return strings.TrimSuffix(reprFloat(math.Abs(x), bits), ".0")
+		return strings.TrimSuffix(pyfloat.Repr(math.Abs(x), bits), ".0")
 	}
 	re, im := real(c), imag(c)
 	sign := "+"

@@ -2,7 +2,6 @@ package blosc
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 )
 
@@ -117,7 +116,7 @@ func TestBlosclzEncoder(t *testing.T) {
 			if !bytes.Equal(got, in) {
 				t.Fatal("round trip differs")
 			}
-			t.Log(fmt.Sprintf("%d -> %d bytes", len(in), len(enc)))
+			t.Logf("%d -> %d bytes", len(in), len(enc))
 		})
 	}
 }

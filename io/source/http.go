@@ -540,6 +540,8 @@ func (r *resolution) init(u string, c *config) {
 	r.url, r.resolve, r.now = u, c.resolve, c.now
 }
 
+// active reports whether the URL is resolved before requests (presigned,
+// located); otherwise it is requested as given.
 func (r *resolution) active() bool { return r.resolve != nil }
 
 // renewMargin is how long before a presigned URL expires it is renewed.

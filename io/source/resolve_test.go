@@ -86,12 +86,6 @@ func (w *dandiWorld) saw(server string, r *http.Request) {
 	w.mu.Unlock()
 }
 
-func (w *dandiWorld) seen(server string) []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.auth[server]...)
-}
-
 // resolver follows the API's redirect one hop, as a Locator's resolver
 // does: the URL a GET of raw redirects to, raw when it answers 2xx, else an
 // *HTTPError.

@@ -1,10 +1,14 @@
 #!/usr/bin/python3
 """Makes the HDF5 corner fixtures of issue #30 and h5py's reading of each (FILE.json).
 
-Run from this directory with Debian's python3-h5py: ./gen.py. Each family is a file:
+Run from this directory with Debian's python3-h5py and python3-hdf5plugin: ./gen.py [FAMILY...]
+(all families when none is named). Each family is a file:
 null.h5 (null dataspaces), padded.h5 (compounds with padding), arrayfields.h5 (compound
 members that are arrays), committed.h5 (committed datatypes), opaque.h5 (opaque types and
-h5py's NUMPY: tags), cattrs.h5 (compound attributes).
+h5py's NUMPY: tags), cattrs.h5 (compound attributes), vlencompound.h5 (compounds with
+variable-length string members: alone, in arrays, with padding, chunked, unwritten), tagged.h5
+(opaque types h5py tags with a numpy dtype: NUMPY:|S21 and others), filters.h5 (the HDF5
+filters bitshuffle 32008, with and without its LZ4, and LZ4 32004).
 
 FILE.json is what h5py reads, object by object (path → record):
   group:    {"kind": "group", "attrs": {...}}
@@ -20,8 +24,10 @@ lists of their fields in order. A dataset h5py's high-level read refuses has its
 "h5py_error" and the value its low-level read gives.
 """
 import json
+import sys
 import numpy as np
 import h5py
+import hdf5plugin
 
 REF = h5py.ref_dtype
 
@@ -123,8 +129,48 @@ def cattrs_family(f):
     g.attrs["strs"] = np.array(("vlen text",), dtype=[("s", h5py.string_dtype())])
 
 
+def vlencompound_family(f):
+    s = h5py.string_dtype()
+    b = h5py.string_dtype("ascii")
+    alone = np.dtype([("s", s)])
+    mixed = np.dtype([("id", "<i4"), ("name", s), ("v", "<f8")])
+    arrays = np.dtype([("names", s, (3,)), ("n", "<i2")])
+    padded = np.dtype({"names": ["k", "label", "tail"], "formats": ["u1", b, "S3"], "offsets": [0, 8, 40], "itemsize": 46})
+    f.create_dataset("alone", data=np.array([("a",), ("",), ("longer text é",)], dtype=alone))
+    f.create_dataset("mixed", data=np.array([(1, "one", 0.5), (-2, "two", 1.5)], dtype=mixed))
+    f.create_dataset("arrays", data=np.array([(("x", "yy", ""), 3), (("", "q", "rrr"), -4)], dtype=arrays))
+    f.create_dataset("padded", data=np.array([(1, b"ascii", b"abc"), (2, b"", b"de")], dtype=padded))
+    f.create_dataset("chunked", data=np.array([(i, "row %d" % i, i / 4) for i in range(7)], dtype=mixed),
+                     chunks=(3,), compression="gzip")
+    f.create_dataset("scalar", data=np.array((5, "five", 5.5), dtype=mixed))
+    f.create_dataset("unwritten", shape=(2,), dtype=mixed, chunks=(2,))
+
+
+def tagged_family(f):
+    f.create_dataset("s21", data=np.array([b"hello", b"world of strings"], dtype="S21").astype(h5py.opaque_dtype("S21")))
+    f.create_dataset("i4", data=np.array([1, -2, 3], dtype="<i4").astype(h5py.opaque_dtype("<i4")))
+    f.create_dataset("s4_scalar", data=np.array(b"abcd", dtype="S4").astype(h5py.opaque_dtype("S4")))
+
+
+def filters_family(f):
+    i2 = (np.arange(7 * 50, dtype="<i2").reshape(7, 50) * 37 % 1000 - 500).astype("<i2")
+    f4 = np.linspace(-1, 1, 1003, dtype="<f4")
+    u8 = np.arange(100, dtype="<u8") ** 3
+    for name, filt in [("bitshuffle", hdf5plugin.Bitshuffle(nelems=0, cname="none")),
+                       ("bitshuffle_lz4", hdf5plugin.Bitshuffle(nelems=0, cname="lz4")),
+                       ("bitshuffle_blocks", hdf5plugin.Bitshuffle(nelems=64, cname="lz4")),
+                       ("lz4", hdf5plugin.LZ4(nbytes=0)),
+                       ("lz4_blocks", hdf5plugin.LZ4(nbytes=256))]:
+        f.create_dataset(name + "_i2", data=i2, chunks=(3, 20), **filt)
+        f.create_dataset(name + "_f4", data=f4, chunks=(250,), **filt)
+        f.create_dataset(name + "_u8", data=u8, chunks=(33,), **filt)
+    f.create_dataset("lz4_shuffle", data=i2, chunks=(4, 16), shuffle=True, **hdf5plugin.LZ4())
+    f["lz4_i2"].attrs["units"] = "uV"
+
+
 FAMILIES = [("null", null_family), ("padded", padded_family), ("arrayfields", arrayfields_family),
-            ("committed", committed_family), ("opaque", opaque_family), ("cattrs", cattrs_family)]
+            ("committed", committed_family), ("opaque", opaque_family), ("cattrs", cattrs_family),
+            ("vlencompound", vlencompound_family), ("tagged", tagged_family), ("filters", filters_family)]
 
 
 def descr(dt):
@@ -214,7 +260,10 @@ def dump(f):
 
 
 def main():
+    only = set(sys.argv[1:])
     for name, make in FAMILIES:
+        if only and name not in only:
+            continue
         with h5py.File(name + ".h5", "w", track_order=False) as f:
             make(f)
         with h5py.File(name + ".h5", "r") as f:

@@ -1,8 +1,8 @@
 // Package compress holds the compressors that package codecs and package
 // blosc share: zlib and gzip streams (the standard library's: on noisy int16
-// samples its level 4 compresses as C zlib's does, 1.38×, at 2.5× Python
-// zlib's speed, where klauspost/compress's faster levels barely compressed,
-// 1.05×), zstd frames that always declare their content size, and raw LZ4
+// samples its level 4 compresses 1.49× where klauspost/compress's gives
+// 1.33×, and at equal ratio the standard library is the faster, see
+// BenchmarkZlib), zstd frames that always declare their content size, and raw LZ4
 // blocks (pierrec/lz4/v4).
 //
 // Every function appends to or fills a caller buffer, is safe for concurrent

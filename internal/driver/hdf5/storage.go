@@ -95,13 +95,18 @@ func fill(hd *hdf5.Dataset, dt zarrmeta.DType, items bool) zarrmeta.Fill {
 	if dt.Kind == zarrmeta.KindObject {
 		return zarrmeta.Fill{Object: ""}
 	}
+	if items && dt.HoldsObjects() {
+		// A compound with variable-length or reference members: its item
+		// holds objects, which have no bytes to fill with.
+		return zarrmeta.Fill{Null: true, Bytes: make([]byte, dt.Size)}
+	}
 	return f
 }
 
 // engineFill is the stored element unwritten elements read as: zeros for
 // elements the items decode (a zero heap ID or address).
 func (s *storage) engineFill() []byte {
-	if s.fill.Bytes == nil {
+	if s.fill.Bytes == nil || s.items != nil {
 		return make([]byte, s.hd.Datatype().Size)
 	}
 	return s.fill.Bytes

@@ -29,7 +29,7 @@ func (DirContainer) Name() string { return "LINDI directory" }
 func (DirContainer) Compact(ctx context.Context, name string) error { return Compact(ctx, name, name) }
 
 func (DirContainer) Claims(name string) bool {
-	return strings.HasSuffix(strings.TrimRight(name, `/`+string(filepath.Separator)), ".d")
+	return strings.HasSuffix(trimSeparators(name), ".d")
 }
 
 // Create makes a directory holding lindi.json (the empty document,
@@ -39,7 +39,7 @@ func (DirContainer) Create(ctx context.Context, name string, replace bool) (driv
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(strings.TrimRight(name, `/`+string(filepath.Separator)))
+	abs, err := filepath.Abs(trimSeparators(name))
 	if err != nil {
 		return nil, err
 	}
@@ -359,4 +359,10 @@ func (s *dirSink) Close() error {
 		return fmt.Errorf("lindi: %s: close: %w", s.root, err)
 	}
 	return nil
+}
+
+// trimSeparators is name without the path separators ending it ("/", and
+// the system's own where it is another).
+func trimSeparators(name string) string {
+	return strings.TrimRightFunc(name, func(r rune) bool { return r == '/' || r == filepath.Separator })
 }

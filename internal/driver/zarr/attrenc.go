@@ -8,7 +8,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
+
+	"github.com/lindigo/lindi/internal/pyfloat"
 )
 
 // errAttrValue is the cause of every refused attribute value.
@@ -70,7 +71,7 @@ func appendFloat(b *bytes.Buffer, f float64) {
 	case math.IsInf(f, -1):
 		b.WriteString(`"-Infinity"`)
 	default:
-		b.WriteString(PyFloat(f))
+		b.Write(pyfloat.Append(nil, f, 64))
 	}
 }
 
@@ -126,26 +127,4 @@ func homogeneous(v reflect.Value) error {
 		}
 	}
 	return nil
-}
-
-// PyFloat spells a finite float as Python's repr does (and so its json
-// module): the shortest digits that read back exactly, with a fraction or
-// an exponent so that it reads back as a float: 30000.0, 1e-05, 1.5e+20.
-func PyFloat(f float64) string {
-	if f == 0 {
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // Go writes "1e-05", "1.5e+20" as Python does
-	exp, _ := strconv.Atoi(e[strings.LastIndexByte(e, 'e')+1:])
-	if exp < -4 || exp >= 16 {
-		return e
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
 }

@@ -29,19 +29,3 @@ func TestEncodeAttr(t *testing.T) {
 		}
 	}
 }
-
-func TestPyFloat(t *testing.T) {
-	// What Python's repr gives.
-	for f, want := range map[float64]string{
-		30000: "30000.0", 1: "1.0", -0.0: "0.0", 1e-5: "1e-05", 0.0001: "0.0001", 1e16: "1e+16",
-		9999999999999998: "9999999999999998.0", 1.5e20: "1.5e+20", 0.1: "0.1", 123.456: "123.456",
-		1e-310: "1e-310", -2.5e-7: "-2.5e-07", float64(float32(0.1)): "0.10000000149011612",
-	} {
-		if got := PyFloat(f); got != want {
-			t.Errorf("PyFloat(%v) = %s, want %s", f, got, want)
-		}
-	}
-	if got := PyFloat(math.Copysign(0, -1)); got != "-0.0" {
-		t.Errorf("PyFloat(-0) = %s", got)
-	}
-}

@@ -1,6 +1,10 @@
 package zarr3
 
-import "math"
+import (
+	"math"
+
+	"github.com/lindigo/lindi/zarrmeta"
+)
 
 // JSON has no NaN or infinities. zarr-python writes them as bare tokens
 // (zarrmeta.DecodeJSON reads those as floats); the non-finite-attributes
@@ -50,41 +54,33 @@ func decodeNonFinite(m map[string]any) map[string]any {
 
 // nonFinite decodes one value of a node registering the convention (its
 // nesting bounded by zarrmeta.DecodeJSON's).
-func nonFinite(v any) any {
-	switch v := v.(type) {
-	case string:
-		rest := v
-		n := 0
-		for len(rest) > len(nonFiniteStrip) && rest[:len(nonFiniteStrip)] == nonFiniteStrip {
-			rest, n = rest[len(nonFiniteStrip):], n+1
-		}
-		var f float64
-		switch rest {
-		case "NaN":
-			f = math.NaN()
-		case "Infinity":
-			f = math.Inf(1)
-		case "-Infinity":
-			f = math.Inf(-1)
-		default:
-			return v
-		}
-		if n > 0 {
-			return v[len(nonFiniteStrip):] // an escaped string: one prefix off
-		}
-		return f
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = nonFinite(x)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = nonFinite(x)
-		}
-		return out
+func nonFinite(v any) any { return zarrmeta.MapJSON(v, nonFiniteString) }
+
+// nonFiniteString decodes a string of the convention: "NaN", "Infinity" and
+// "-Infinity" are floats, and an escaped string loses one "_str_" prefix.
+func nonFiniteString(v any) (any, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return v, false
 	}
-	return v
+	rest := s
+	n := 0
+	for len(rest) > len(nonFiniteStrip) && rest[:len(nonFiniteStrip)] == nonFiniteStrip {
+		rest, n = rest[len(nonFiniteStrip):], n+1
+	}
+	var f float64
+	switch rest {
+	case "NaN":
+		f = math.NaN()
+	case "Infinity":
+		f = math.Inf(1)
+	case "-Infinity":
+		f = math.Inf(-1)
+	default:
+		return s, true
+	}
+	if n > 0 {
+		return s[len(nonFiniteStrip):], true // an escaped string: one prefix off
+	}
+	return f, true
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/lindigo/lindi/codecs"
 	"github.com/lindigo/lindi/internal/driver"
@@ -101,7 +100,6 @@ type shardLocator struct {
 	inner  []int   // the innermost chunk shape: the engine's chunks
 	name   string
 
-	mu      sync.Mutex
 	indexes onceCache[string, *shardIndex]
 }
 
