@@ -277,11 +277,10 @@ func formatCell(v any) string {
 type seriesReduceFn struct {
 	Job StatsJob
 
-	mu    sync.Mutex
-	src   string
-	file  *h5.File
-	data  *h5.Dataset
-	files int
+	mu   sync.Mutex
+	src  string
+	file *h5.File
+	data *h5.Dataset
 }
 
 func (f *seriesReduceFn) dataset(ctx context.Context, a Asset) (*h5.Dataset, error) {

@@ -67,6 +67,9 @@ func prepareStage(abs string, replace bool) error {
 // held reports whether a process holds the staged container path locked
 // (or whether that cannot be known).
 func held(path string) bool {
+	if !locks {
+		return true // a lock cannot tell a live writer's file from a stale one
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return true

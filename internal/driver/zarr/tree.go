@@ -71,7 +71,7 @@ func (t *tree) group(ctx context.Context, key, path string, za zarrmeta.Attrs, d
 	var names []string
 	if t.lazy {
 		g.Finder = t
-		g.Unlisted = fmt.Errorf("Zarr store %s %w: it has no consolidated metadata (%s/.zmetadata), and %s", t.st.Name(), store.ErrNotListable, t.st.Name(), whyUnlisted(t.st))
+		g.Unlisted = fmt.Errorf("the Zarr store %s %w: it has no consolidated metadata (%s/.zmetadata), and %s", t.st.Name(), store.ErrNotListable, t.st.Name(), whyUnlisted(t.st))
 	} else if names, err = t.st.List(ctx, key); err != nil {
 		return nil, err
 	}

@@ -116,7 +116,7 @@ func (t *tree) group(ctx context.Context, key, path string, n *zarrmeta.V3Node, 
 		if r, ok := t.st.(*store.Remote); ok && r.ListError() != nil {
 			why = fmt.Sprintf("listing it on S3 failed (%v)", r.ListError())
 		}
-		g.Unlisted = fmt.Errorf("Zarr store %s %w: its zarr.json has no consolidated metadata, and %s", t.st.Name(), store.ErrNotListable, why)
+		g.Unlisted = fmt.Errorf("the Zarr store %s %w: its zarr.json has no consolidated metadata, and %s", t.st.Name(), store.ErrNotListable, why)
 		return g, t.addLinks(g, n.Attributes, path)
 	}
 	if err != nil {
