@@ -118,15 +118,10 @@ func newBitshuffleLZ4(config []byte) (Codec, error) {
 
 func (c bitshuffleLZ4Codec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "hdf5_bitshuffle_lz4"
-	if len(src) < 12 {
-		return dst, errCorrupt(id, "input of %d bytes has no header", len(src))
+	n, blockBytes, err := pluginHeader(id, src, limit)
+	if err != nil {
+		return dst, err
 	}
-	total := binary.BigEndian.Uint64(src)
-	blockBytes := int(binary.BigEndian.Uint32(src[8:]))
-	if total > uint64(max(limit, 0)) {
-		return dst, errTooLarge(id, limit)
-	}
-	n := int(total)
 	if n%c.itemsize != 0 || blockBytes%c.itemsize != 0 || (blockBytes/c.itemsize)%bshufBlockMult != 0 || (blockBytes == 0 && n > 0) {
 		return dst, errCorrupt(id, "%d bytes in blocks of %d bytes are not whole blocks of 8 %d-byte elements", n, blockBytes, c.itemsize)
 	}
@@ -180,15 +175,10 @@ type lz4H5Codec struct{}
 
 func (lz4H5Codec) Decode(dst, src []byte, limit int) ([]byte, error) {
 	const id = "imagecodecs_lz4h5"
-	if len(src) < 12 {
-		return dst, errCorrupt(id, "input of %d bytes has no header", len(src))
+	n, block, err := pluginHeader(id, src, limit)
+	if err != nil {
+		return dst, err
 	}
-	total := binary.BigEndian.Uint64(src)
-	block := int(binary.BigEndian.Uint32(src[8:]))
-	if total > uint64(max(limit, 0)) {
-		return dst, errTooLarge(id, limit)
-	}
-	n := int(total)
 	if block == 0 && n > 0 {
 		return dst, errCorrupt(id, "block size 0")
 	}
@@ -226,3 +216,17 @@ func (lz4H5Codec) Decode(dst, src []byte, limit int) ([]byte, error) {
 // MaxEncodedLen bounds the framing: each block is at most its size (stored)
 // plus its 4-byte size, and blocks are at least a byte.
 func (lz4H5Codec) MaxEncodedLen(n int) int { return 12 + 5*n + 64 }
+
+// pluginHeader reads the 12-byte header the bitshuffle and HDF5-LZ4 filters
+// both begin with: the decoded size (big-endian uint64, at most limit) and
+// the block size in bytes (big-endian uint32).
+func pluginHeader(id string, src []byte, limit int) (n, block int, err error) {
+	if len(src) < 12 {
+		return 0, 0, errCorrupt(id, "input of %d bytes has no header", len(src))
+	}
+	total := binary.BigEndian.Uint64(src)
+	if total > uint64(max(limit, 0)) {
+		return 0, 0, errTooLarge(id, limit)
+	}
+	return int(total), int(binary.BigEndian.Uint32(src[8:])), nil
+}

@@ -58,11 +58,7 @@ func Amend(ctx context.Context, src, out string, st Summary, opts ...h5.Option) 
 		}
 		return WriteOutput(ctx, out, b)
 	}
-	if ext != ".d" {
-		if err := os.Chmod(staged, createMode()); err != nil {
-			return err
-		}
-	} else {
+	if ext == ".d" { // the container was created 0666 (0777) less the umask
 		os.RemoveAll(out) // a directory is not renamed over another
 	}
 	if err := os.Rename(staged, out); err != nil {

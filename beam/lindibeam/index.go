@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -133,27 +132,6 @@ func (f *indexFn) index(ctx context.Context, src, out string) error {
 	opts = append(opts, index.WithSourceOptions(source.WithClient(workerClient(f.InFlight)), source.WithConcurrency(n)))
 	return index.WriteFile(ctx, src, out, opts...)
 }
-
-// createMode is the mode os.Create gives a new file in this process: 0666
-// minus the umask, found once by creating a file (reading the umask with
-// syscall.Umask would change it for every thread a moment).
-var createMode = sync.OnceValue(func() os.FileMode {
-	dir, err := os.MkdirTemp("", "lindibeam-mode-")
-	if err != nil {
-		return 0o644
-	}
-	defer os.RemoveAll(dir)
-	f, err := os.OpenFile(filepath.Join(dir, "probe"), os.O_CREATE|os.O_WRONLY, 0o666)
-	if err != nil {
-		return 0o644
-	}
-	st, err := f.Stat()
-	f.Close()
-	if err != nil {
-		return 0o644
-	}
-	return st.Mode().Perm()
-})
 
 // WriteManifest writes the results to name (a local path, or a gs://, s3://
 // or memfs:// URL) as JSON Lines sorted by source, whole or not at all

@@ -66,9 +66,6 @@ func TestWriteOutputLocal(t *testing.T) {
 	if b, _ := os.ReadFile(name); string(b) != "b\n" {
 		t.Errorf("content %q", b)
 	}
-	if m := createMode(); m != 0o644 {
-		t.Errorf("createMode %v under umask 022", m)
-	}
 }
 
 // TestLockManifest: a manifest has one writer at a time; the lock of a
