@@ -209,3 +209,19 @@ func (d DType) HoldsObjects() bool {
 	}
 	return false
 }
+
+// HoldsVarLen reports whether d is, or has at any depth, a variable-length
+// member (KindObject: a string or a sequence). Unlike HoldsObjects it does
+// not count references, whose zero bytes are a null reference: an element
+// of numbers and references has a fill value, one with a string has none.
+func (d DType) HoldsVarLen() bool {
+	if d.Kind == KindObject {
+		return true
+	}
+	for _, f := range d.Fields {
+		if f.DType.HoldsVarLen() {
+			return true
+		}
+	}
+	return false
+}

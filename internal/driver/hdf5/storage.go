@@ -95,9 +95,10 @@ func fill(hd *hdf5.Dataset, dt zarrmeta.DType, items bool) zarrmeta.Fill {
 	if dt.Kind == zarrmeta.KindObject {
 		return zarrmeta.Fill{Object: ""}
 	}
-	if items && dt.HoldsObjects() {
-		// A compound with variable-length or reference members: its item
-		// holds objects, which have no bytes to fill with.
+	if items && dt.HoldsVarLen() {
+		// A compound with variable-length members: its item holds
+		// objects, which have no bytes to fill with. (A compound of
+		// numbers and references fills with zeros: a null reference.)
 		return zarrmeta.Fill{Null: true, Bytes: make([]byte, dt.Size)}
 	}
 	return f

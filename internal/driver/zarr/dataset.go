@@ -52,8 +52,9 @@ func (t *tree) dataset(key, path string, zarray []byte, za zarrmeta.Attrs) (*dri
 		// An HDF5 compound's unwritten elements are zeros; LINDI's 0 for
 		// the object array says nothing else.
 		d.DType, d.Fill = ct, zarrmeta.Fill{Bytes: make([]byte, ct.Size)}
-		if ct.HoldsObjects() {
-			// Its object members have no bytes: no fill value to show.
+		if ct.HoldsVarLen() {
+			// Its variable-length members have no bytes: no fill value
+			// to show (references fill as null ones).
 			d.Fill.Null = true
 		}
 	}
