@@ -571,16 +571,7 @@ func putInt(b []byte, v any, dt zarrmeta.DType, order binary.ByteOrder) error {
 		}
 		u = x
 	}
-	switch dt.Size {
-	case 1:
-		b[0] = byte(u)
-	case 2:
-		order.PutUint16(b, uint16(u))
-	case 4:
-		order.PutUint32(b, uint32(u))
-	case 8:
-		order.PutUint64(b, u)
-	}
+	zarrmeta.PutUint(b[:dt.Size], order, u)
 	return nil
 }
 

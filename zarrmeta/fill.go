@@ -77,11 +77,11 @@ func fillBytes(v any, d DType) ([]byte, error) {
 		return b, err
 	case KindInt, KindUint:
 		u, err := fillInt(v, d)
-		putUint(b, order, u)
+		PutUint(b, order, u)
 		return b, err
 	case KindDatetime, KindTimedelta: // an int64 count; NaT is math.MinInt64
 		u, err := fillInt(v, DType{Kind: KindInt, Size: 8})
-		putUint(b, order, u)
+		PutUint(b, order, u)
 		return b, err
 	case KindFloat:
 		return b, putFloat(b, order, v)
@@ -152,7 +152,9 @@ func fillInt(v any, d DType) (uint64, error) {
 	return mag, nil
 }
 
-func putUint(b []byte, order binary.ByteOrder, u uint64) {
+// PutUint stores the low len(b) bytes of u in b, in order; b holds 1, 2, 4
+// or 8 bytes (other lengths are left untouched).
+func PutUint(b []byte, order binary.ByteOrder, u uint64) {
 	switch len(b) {
 	case 1:
 		b[0] = byte(u)

@@ -516,7 +516,7 @@ func v3Float(b []byte, order binary.ByteOrder, v any) error {
 	if err != nil {
 		return fmt.Errorf("bad bit pattern: %v", err)
 	}
-	putUint(b, order, u)
+	PutUint(b, order, u)
 	return nil
 }
 

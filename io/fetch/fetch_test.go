@@ -330,7 +330,7 @@ func TestSizeFor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := f.sizeFor(tt.total); got.merge != tt.merge || got.part != tt.part {
+			if got := f.sizeFor(tt.total, f.concurrency); got.merge != tt.merge || got.part != tt.part {
 				t.Fatalf("sizeFor(%d) = %+v, want merge %d part %d", tt.total, got, tt.merge, tt.part)
 			}
 		})
@@ -342,5 +342,36 @@ func TestSizeFor(t *testing.T) {
 func TestWarmConnsMatchConcurrency(t *testing.T) {
 	if source.DefaultWarmConns != DefaultConcurrency {
 		t.Errorf("source.DefaultWarmConns = %d, DefaultConcurrency = %d", source.DefaultWarmConns, DefaultConcurrency)
+	}
+}
+
+// limited is a source whose host lets n requests run at once.
+type limited struct {
+	counting
+	n int
+}
+
+func (l *limited) Concurrency() int { return l.n }
+
+// TestLayoutFollowsHostLimit checks that a batch is split for as many
+// reads as its host lets run, not for the fetcher's slots: a server taking
+// 16 at a time gets about 16 requests for 320 chunks, not 64.
+func TestLayoutFollowsHostLimit(t *testing.T) {
+	file := make([]byte, 20<<20)
+	var rs []Range
+	for off := int64(0); off < int64(len(file)); off += 64 << 10 {
+		rs = append(rs, Range{Off: off, Len: 64 << 10})
+	}
+	for _, c := range []struct{ host, min, max int }{{16, 10, 16}, {64, 40, 64}, {0, 40, 64}} {
+		src := &limited{counting: counting{Source: source.NewBytes("f", file)}, n: c.host}
+		for i := range rs {
+			rs[i].Src = src
+		}
+		if err := Default().Fetch(context.Background(), rs, func(int, []byte) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got := int(src.reads.Load()); got < c.min || got > c.max {
+			t.Errorf("host limit %d: %d reads, want %d to %d", c.host, got, c.min, c.max)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -543,6 +544,22 @@ func (r *resolution) init(u string, c *config) {
 // active reports whether the URL is resolved before requests (presigned,
 // located); otherwise it is requested as given.
 func (r *resolution) active() bool { return r.resolve != nil }
+
+// Concurrency reports how many requests may run at once now against the
+// host s's requests go to: its adaptive limit, or the fixed one.
+func (s *HTTP) Concurrency() int {
+	u := s.url
+	if s.res.active() {
+		s.res.mu.Lock()
+		u = cmp.Or(s.res.target, u)
+		s.res.mu.Unlock()
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		return 0
+	}
+	return limiterFor(pu.Host, s.cfg.concurrency).Limit()
+}
 
 // renewMargin is how long before a presigned URL expires it is renewed.
 const renewMargin = time.Minute

@@ -49,7 +49,7 @@ import (
 const (
 	// AutoInitialConcurrency is the adaptive limit of a host before any
 	// answer from it.
-	AutoInitialConcurrency = 4
+	AutoInitialConcurrency = 16
 	// AutoMaxConcurrency bounds the adaptive limit (and is how many reads a
 	// default fetch.Fetcher keeps in flight).
 	AutoMaxConcurrency = 64

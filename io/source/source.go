@@ -31,3 +31,17 @@ func IsLocal(s Source) bool {
 	}
 	return false
 }
+
+// Concurrency reports how many reads of s may run at once now: for a
+// source over HTTP, the current limit of the host its requests go to (see
+// WithConcurrency), which a reader splitting a batch into parallel reads
+// plans for; 0 when s has no such limit (a local file, bytes in memory).
+func Concurrency(s Source) int {
+	switch v := s.(type) {
+	case interface{ Concurrency() int }:
+		return v.Concurrency()
+	case interface{ Unwrap() Source }:
+		return Concurrency(v.Unwrap())
+	}
+	return 0
+}
