@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -17,8 +18,8 @@ import (
 // few times the fastest one seen to that address (hedgeMin at least,
 // hedgeMax at most, below the second) is raced by a second attempt, whose
 // SYN the server may take by then; the first to connect is used and the
-// other closed. When the second attempt connects first and the first has
-// not connected by hedgeJudge, the first attempt's SYN was lost (a far
+// others closed; an attempt still waiting is raced again (see hedges). When
+// a hedge connects first and the first has not connected by hedgeJudge, the first attempt's SYN was lost (a far
 // host would have answered the first attempt first, a loaded machine
 // within the judging time): the host's limiter is told, through the
 // request's context, that connection setup stalled.
@@ -66,8 +67,19 @@ type dialResult struct {
 	second bool
 }
 
-// hedged returns dial with hedged attempts. When a second attempt wins, the
-// first is given until hedgeJudge to connect; if it does not, its SYN was
+// hedges bounds the extra attempts of one connection: the hedges of many
+// connections that started together arrive together at a queue that took
+// some of them, so each attempt still waiting is raced again after twice
+// the last delay, each delay spread by up to half of it.
+const hedges = 4
+
+// nextHedge is the delay before the hedge after one that waited d.
+func nextHedge(d time.Duration) time.Duration {
+	return min(2*d, hedgeMax) + rand.N(d/2+1)
+}
+
+// hedged returns dial with hedged attempts. When a hedge wins, the first
+// attempt is given until hedgeJudge to connect; if it does not, its SYN was
 // dropped, and the stall function the request's context carries (stallKey)
 // is called.
 func hedged(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -76,36 +88,43 @@ func hedged(dial func(ctx context.Context, network, addr string) (net.Conn, erro
 		actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		stop := context.AfterFunc(ctx, cancel)
 		end := func() { stop(); cancel() }
-		ch := make(chan dialResult, 2)
+		ch := make(chan dialResult, 1+hedges)
 		attempt := func(second bool) {
 			c, err := dial(actx, network, addr)
 			ch <- dialResult{c, err, second}
 		}
 		t0 := time.Now()
 		go attempt(false)
-		timer := time.NewTimer(hedgeDelay(addr))
+		delay := hedgeDelay(addr)
+		delay += rand.N(delay/2 + 1)
+		timer := time.NewTimer(delay)
 		defer timer.Stop()
-		pending := 1
+		pending, started, firstPending := 1, 0, true
 		var firstErr error
 		for {
 			select {
 			case <-timer.C:
 				pending++
+				started++
 				go attempt(true)
+				if started < hedges {
+					delay = nextHedge(delay)
+					timer.Reset(delay)
+				}
 			case r := <-ch:
 				pending--
-				switch {
-				case r.err == nil && pending == 0:
+				if !r.second {
+					firstPending = false
+				}
+				if r.err == nil {
 					if !r.second {
 						noteConnect(addr, time.Since(t0))
 					}
-					end()
-					return r.c, nil
-				case r.err == nil:
-					if !r.second {
-						noteConnect(addr, time.Since(t0))
+					if pending == 0 {
+						end()
+					} else {
+						go judge(ctx, ch, pending, firstPending, t0, end)
 					}
-					go judge(ctx, ch, r.second, t0, end)
 					return r.c, nil
 				}
 				if firstErr == nil {
@@ -120,34 +139,43 @@ func hedged(dial func(ctx context.Context, network, addr string) (net.Conn, erro
 	}
 }
 
-// judge waits for the attempt still under way after the other connected,
-// closes it, and, when the hedge won and the first attempt did not connect
-// within hedgeJudge, calls the stall function of ctx. end stops the
-// attempt.
-func judge(ctx context.Context, ch <-chan dialResult, hedgeWon bool, t0 time.Time, end func()) {
+// judge collects the pending attempts still under way after one connected,
+// closing what they connect. When the first attempt is among them (a hedge
+// won) and does not connect within hedgeJudge of t0, it calls the stall
+// function of ctx. end stops the attempts.
+func judge(ctx context.Context, ch <-chan dialResult, pending int, firstPending bool, t0 time.Time, end func()) {
 	defer end()
-	if !hedgeWon {
-		end() // the first attempt won: the hedge is not wanted
-		if r := <-ch; r.c != nil {
-			r.c.Close()
+	drain := func() {
+		end()
+		for ; pending > 0; pending-- {
+			if r := <-ch; r.c != nil {
+				r.c.Close()
+			}
 		}
+	}
+	if !firstPending {
+		drain() // the first attempt won: the hedges are not wanted
 		return
 	}
 	t := time.NewTimer(max(hedgeJudge-time.Since(t0), 0))
 	defer t.Stop()
 	dropped := true
-	select {
-	case r := <-ch:
-		if r.c != nil {
-			r.c.Close()
-			dropped = time.Since(t0) >= hedgeJudge
-		}
-	case <-t.C:
-		end()
-		if r := <-ch; r.c != nil {
-			r.c.Close()
+	for firstPending {
+		select {
+		case r := <-ch:
+			pending--
+			if r.c != nil {
+				r.c.Close()
+			}
+			if !r.second {
+				firstPending = false
+				dropped = r.c == nil || time.Since(t0) >= hedgeJudge
+			}
+		case <-t.C:
+			firstPending = false
 		}
 	}
+	drain()
 	if f, ok := ctx.Value(stallKey{}).(func()); ok && dropped {
 		f()
 	}

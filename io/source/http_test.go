@@ -284,7 +284,7 @@ func TestHTTPStall(t *testing.T) {
 	})
 	srv := serve(t, h0)
 	var s sleeps
-	h, err := NewHTTP(srv.URL+"/f", WithResolver(nil), fastRetry(&s), WithTimeout(50*time.Millisecond))
+	h, err := NewHTTP(srv.URL+"/f", WithResolver(nil), fastRetry(&s), WithTimeout(200*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
