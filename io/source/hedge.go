@@ -19,9 +19,9 @@ import (
 // hedgeMax at most, below the second) is raced by a second attempt, whose
 // SYN the server may take by then; the first to connect is used and the
 // others closed; an attempt still waiting is raced again (see hedges). When
-// a hedge connects first and the first has not connected by hedgeJudge, the first attempt's SYN was lost (a far
-// host would have answered the first attempt first, a loaded machine
-// within the judging time): the host's limiter is told, through the
+// a hedge connects first and the first has not connected by hedgeJudge,
+// the first attempt's SYN was lost (a far host would have answered the
+// first attempt first, a loaded machine within the judging time): the host's limiter is told, through the
 // request's context, that connection setup stalled.
 const (
 	hedgeMin = 50 * time.Millisecond
