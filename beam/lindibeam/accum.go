@@ -310,21 +310,60 @@ type narrowLane struct {
 	s, q, lo, hi int64
 }
 
-// addNarrowRows adds a 2-D block (inner 1) of 8- or 16-bit integers, a row
-// of len(lanes) values at a time: one lane per column, kept together so
-// that an element touches one cache line and one bounds check.
+// addNarrowRows adds a 2-D block (inner 1) of 8- or 16-bit integers, rows
+// of len(lanes) values. It walks the block in tiles of rows (tileBytes,
+// which stay in the L1 cache), and a tile two columns at a time down its rows,
+// keeping their sums in registers: a lane in memory per element cost a
+// load and a store per sum (3.6 ns an element; BenchmarkIntPartialInt16).
 func addNarrowRows[T Integer](lanes []narrowLane, block []T) {
 	n := len(lanes)
-	for r := 0; r+n <= len(block); r += n {
-		row := block[r : r+n]
-		lanes := lanes[:len(row)]
-		for c, x := range row {
-			l := &lanes[c]
-			i := int64(x)
-			l.s += i
-			l.q += i * i
-			l.lo = min(l.lo, i)
-			l.hi = max(l.hi, i)
+	rows := len(block) / n
+	var zero T
+	step := max(8, tileBytes/(n*sizeOf(zero)))
+	for r0 := 0; r0 < rows; r0 += step {
+		tile := block[r0*n : min(rows, r0+step)*n]
+		c := 0
+		for ; c+2 <= n; c += 2 {
+			addPair(&lanes[c], &lanes[c+1], tile[c:], n)
+		}
+		if c < n {
+			addOne(&lanes[c], tile[c:], n)
 		}
 	}
+}
+
+// tileBytes is about how much of a block addNarrowRows reduces column pair
+// by column pair at a time: rows that stay in the L1 cache (256 rows of 64
+// int16 channels, 42 of 384).
+const tileBytes = 32 << 10
+
+// addPair adds the elements v[0], v[1], v[stride], v[stride+1], … (two
+// columns of a tile) to a and b.
+func addPair[T Integer](a, b *narrowLane, v []T, stride int) {
+	s0, q0, lo0, hi0 := a.s, a.q, a.lo, a.hi
+	s1, q1, lo1, hi1 := b.s, b.q, b.lo, b.hi
+	for k := 0; k+1 < len(v); k += stride {
+		w := v[k : k+2 : k+2]
+		x0, x1 := int64(w[0]), int64(w[1])
+		s0 += x0
+		s1 += x1
+		q0 += x0 * x0
+		q1 += x1 * x1
+		lo0, hi0 = min(lo0, x0), max(hi0, x0)
+		lo1, hi1 = min(lo1, x1), max(hi1, x1)
+	}
+	a.s, a.q, a.lo, a.hi = s0, q0, lo0, hi0
+	b.s, b.q, b.lo, b.hi = s1, q1, lo1, hi1
+}
+
+// addOne adds the elements v[0], v[stride], … (one column of a tile) to a.
+func addOne[T Integer](a *narrowLane, v []T, stride int) {
+	s, q, lo, hi := a.s, a.q, a.lo, a.hi
+	for k := 0; k < len(v); k += stride {
+		x := int64(v[k])
+		s += x
+		q += x * x
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	a.s, a.q, a.lo, a.hi = s, q, lo, hi
 }

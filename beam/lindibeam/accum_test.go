@@ -2,6 +2,7 @@ package lindibeam
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -129,23 +130,27 @@ func TestStatsNonFinite(t *testing.T) {
 	}
 }
 
-// BenchmarkIntPartialInt16 reduces a chunk of int16 samples of 64 channels,
-// the hot loop of an ElectricalSeries (ns/op over 1.28 M elements).
+// BenchmarkIntPartialInt16 reduces a chunk of int16 samples of 64 and of
+// 384 channels, the hot loop of an ElectricalSeries (1.28 M elements).
 func BenchmarkIntPartialInt16(b *testing.B) {
-	const rows, cols = 20000, 64
-	v := make([]int16, rows*cols)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range v {
-		v[i] = int16(r.IntN(65536) - 32768)
-	}
-	all := make([]int, cols)
-	for c := range all {
-		all[c] = c
-	}
-	b.SetBytes(int64(2 * len(v)))
-	for b.Loop() {
-		if _, err := IntPartial(v, Layout{Outer: rows, Inner: 1, Cols: all}); err != nil {
-			b.Fatal(err)
-		}
+	for _, cols := range []int{64, 384} {
+		b.Run(fmt.Sprintf("channels=%d", cols), func(b *testing.B) {
+			rows := 20000 * 64 / cols
+			v := make([]int16, rows*cols)
+			r := rand.New(rand.NewPCG(1, 2))
+			for i := range v {
+				v[i] = int16(r.IntN(65536) - 32768)
+			}
+			all := make([]int, cols)
+			for c := range all {
+				all[c] = c
+			}
+			b.SetBytes(int64(2 * len(v)))
+			for b.Loop() {
+				if _, err := IntPartial(v, Layout{Outer: rows, Inner: 1, Cols: all}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -94,6 +94,19 @@ func (b *slotBody) Close() error {
 // reads with as many requests in flight, and the concurrency per host
 // (see hostConcurrency).
 func openOptions(inFlight int, concurrency string) ([]h5.Option, error) {
+	return workerOptions(inFlight, concurrency)
+}
+
+// scanOptions are openOptions for a file whose data is read once, in
+// order, as a reduction reads it: without the cache of fetched ranges,
+// which would copy every chunk to keep what is never read again (a fifth
+// of the CPU of a reduction of 512 MB, as lindi cat also leaves it out).
+func scanOptions(inFlight int, concurrency string) ([]h5.Option, error) {
+	opts, err := workerOptions(inFlight, concurrency)
+	return append(opts, h5.WithCacheBytes(0)), err
+}
+
+func workerOptions(inFlight int, concurrency string) ([]h5.Option, error) {
 	c := workerClient(inFlight)
 	n, err := hostConcurrency(concurrency)
 	if err != nil {

@@ -293,7 +293,7 @@ func (f *seriesReduceFn) dataset(ctx context.Context, a Asset) (*h5.Dataset, err
 		f.file.Close()
 		f.file, f.data, f.src = nil, nil, ""
 	}
-	opts, err := openOptions(f.Job.InFlight, f.Job.Concurrency)
+	opts, err := scanOptions(f.Job.InFlight, f.Job.Concurrency)
 	if err != nil {
 		return nil, err
 	}
