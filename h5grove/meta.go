@@ -68,9 +68,15 @@ func metadata(ctx context.Context, req *request, e entity, children bool) (map[s
 		m["children"] = kids
 	case *h5.Datatype:
 		m["kind"], m["attributes"], m["type"] = "datatype", attrsMeta(o.Attrs()), namedTypeMeta(o)
+		if t := o.Type(); t != nil {
+			m["type"] = hdf5TypeMeta(t)
+		}
 	case *h5.Dataset:
 		m["kind"], m["attributes"] = "dataset", attrsMeta(o.Attrs())
 		m["shape"], m["type"], m["chunks"], m["filters"] = o.Shape(), datasetTypeMeta(ctx, o), o.Chunks(), filtersOf(o)
+		if t := o.Type(); t != nil {
+			m["type"] = hdf5TypeMeta(t)
+		}
 	}
 	return m, nil
 }
@@ -80,6 +86,11 @@ func metadata(ctx context.Context, req *request, e entity, children bool) (map[s
 func attrsMeta(a h5.Attrs) []any {
 	out := []any{}
 	for _, name := range a.Names() {
+		if t := a.Type(name); t != nil {
+			shape, _ := a.Shape(name)
+			out = append(out, map[string]any{"name": name, "shape": shape, "type": hdf5TypeMeta(t)})
+			continue
+		}
 		v, err := a.Get(name)
 		if err != nil {
 			continue
@@ -96,6 +107,13 @@ func attrsMeta(a h5.Attrs) []any {
 // filtersOf lists a dataset's codecs as HDF5 filters ({id, name}), nil for
 // none; a codec HDF5 has no id for has id 0.
 func filtersOf(d *h5.Dataset) []any {
+	if p := d.Filters().Pipeline; p != nil {
+		out := make([]any, len(p))
+		for i, f := range p {
+			out[i] = map[string]any{"id": f.ID, "name": f.Name}
+		}
+		return out
+	}
 	ids := d.Codecs()
 	if len(ids) == 0 {
 		return nil

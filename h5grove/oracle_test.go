@@ -1,0 +1,264 @@
+package h5grove
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// oracleAnswer is one answer of h5grove's own app, as testdata/oracle.py
+// stored it.
+type oracleAnswer struct {
+	File     string            `json:"file"`
+	Endpoint string            `json:"endpoint"`
+	Query    map[string]string `json:"query"`
+	Status   int               `json:"status"`
+	JSON     json.RawMessage   `json:"json"`
+	Bytes    *int              `json:"bytes"`
+	SHA256   string            `json:"sha256"`
+	Objects  bool              `json:"objects"`
+}
+
+// id names an answer in failure messages and in oracleExcluded.
+func (a oracleAnswer) id() string {
+	q := url.Values{}
+	for k, v := range a.Query {
+		if k != "file" {
+			q.Set(k, v)
+		}
+	}
+	return a.File + " " + a.Endpoint + "?" + q.Encode()
+}
+
+// oracleExcluded are the answers of h5grove that `lindi serve` does not give,
+// each with why. A key is an answer's id; one ending in "*" names every
+// answer whose id starts with what precedes it.
+var oracleExcluded = map[string]string{}
+
+// loadOracle reads testdata/oracle.json, written by testdata/oracle.py.
+func loadOracle(t *testing.T) []oracleAnswer {
+	t.Helper()
+	b, err := os.ReadFile("testdata/oracle.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct{ Answers []oracleAnswer }
+	if err := json.Unmarshal(b, &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Answers) == 0 {
+		t.Fatal("testdata/oracle.json holds no answers")
+	}
+	return o.Answers
+}
+
+// excludedWhy is why a is excluded, "" when it is compared.
+func excludedWhy(a oracleAnswer) string {
+	id := a.id()
+	if why, ok := oracleExcluded[id]; ok {
+		return why
+	}
+	for k, why := range oracleExcluded {
+		if p, ok := strings.CutSuffix(k, "*"); ok && strings.HasPrefix(id, p) {
+			return why
+		}
+	}
+	if a.Objects {
+		return "h5grove's bin of Python objects (strings, references) is their memory addresses"
+	}
+	return ""
+}
+
+// TestOracle asks `lindi serve` every question testdata/oracle.json holds
+// h5grove's own answer to, on the same HDF5 files, and fails listing each
+// answer that differs: its status, its JSON (numbers compared by value, an
+// error's message only for being one), or its bytes.
+func TestOracle(t *testing.T) {
+	ts := serve(t, Dir("../testdata"))
+	var diffs []string
+	compared, excluded, differing := 0, 0, 0
+	for _, a := range loadOracle(t) {
+		if excludedWhy(a) != "" {
+			excluded++
+			continue
+		}
+		compared++
+		got, err := oracleAsk(ts.URL, a)
+		if err != nil {
+			diffs = append(diffs, fmt.Sprintf("%s: %v", a.id(), err))
+			differing++
+			continue
+		}
+		d := oracleDiff(a, got)
+		if len(d) > 0 {
+			differing++
+		}
+		if len(d) > 4 {
+			d = append(d[:4], fmt.Sprintf("%s: … and %d more", a.id(), len(d)-4))
+		}
+		diffs = append(diffs, d...)
+	}
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	t.Logf("%d answers of h5grove compared, %d excluded, %d differ", compared, excluded, differing)
+}
+
+// oracleAsk asks the server at base the question of a.
+func oracleAsk(base string, a oracleAnswer) (answer, error) {
+	q := url.Values{}
+	for k, v := range a.Query {
+		q.Set(k, v)
+	}
+	res, err := http.Get(base + a.Endpoint + "?" + q.Encode())
+	if err != nil {
+		return answer{}, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return answer{res.StatusCode, res.Header, b}, err
+}
+
+// oracleDiff lists how got differs from h5grove's answer a.
+func oracleDiff(a oracleAnswer, got answer) []string {
+	id := a.id()
+	if got.status != a.Status {
+		return []string{fmt.Sprintf("%s: status %d, h5grove %d: %.300s", id, got.status, a.Status, got.body)}
+	}
+	switch {
+	case a.JSON != nil:
+		want, err := decodeJSONNumbers(a.JSON)
+		if err != nil {
+			return []string{fmt.Sprintf("%s: oracle JSON: %v", id, err)}
+		}
+		g, err := decodeJSONNumbers(got.body)
+		if err != nil {
+			return []string{fmt.Sprintf("%s: %v: %.300s", id, err, got.body)}
+		}
+		if a.Status != 200 {
+			return messageDiff(id, g)
+		}
+		var out []string
+		jsonDiff(id, "", g, want, &out)
+		return out
+	case a.Bytes != nil:
+		sum := sha256.Sum256(got.body)
+		if len(got.body) != *a.Bytes || hex.EncodeToString(sum[:]) != a.SHA256 {
+			return []string{fmt.Sprintf("%s: %d bytes (sha256 %x…), h5grove %d bytes (%s…)", id, len(got.body), sum[:4], *a.Bytes, a.SHA256[:8])}
+		}
+	}
+	return nil
+}
+
+// messageDiff checks that an error answer is h5grove's {"message": text}.
+func messageDiff(id string, g any) []string {
+	m, ok := g.(map[string]any)
+	if _, isText := m["message"].(string); !ok || len(m) != 1 || !isText {
+		return []string{fmt.Sprintf("%s: error answer %v is not {\"message\": …}", id, g)}
+	}
+	return nil
+}
+
+// decodeJSONNumbers decodes JSON keeping numbers as json.Number.
+func decodeJSONNumbers(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
+// jsonDiff appends to out where got differs from want, at the JSON path at.
+func jsonDiff(id, at string, got, want any, out *[]string) {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := slices.Sorted(func(yield func(string) bool) {
+			for k := range w {
+				if !yield(k) {
+					return
+				}
+			}
+			for k := range g {
+				if _, ok := w[k]; !ok && !yield(k) {
+					return
+				}
+			}
+		})
+		for _, k := range keys {
+			gv, gok := g[k]
+			wv, wok := w[k]
+			if !gok || !wok {
+				*out = append(*out, fmt.Sprintf("%s: %s.%s: %s, h5grove %s", id, at, k, short(gv, gok), short(wv, wok)))
+				continue
+			}
+			jsonDiff(id, at+"."+k, gv, wv, out)
+		}
+		return
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			break
+		}
+		for i := range w {
+			jsonDiff(id, at+"["+strconv.Itoa(i)+"]", g[i], w[i], out)
+		}
+		return
+	case json.Number:
+		if g, ok := got.(json.Number); ok && sameNumber(g, w) {
+			return
+		}
+	default:
+		if fmt.Sprint(got) == fmt.Sprint(want) && fmt.Sprintf("%T", got) == fmt.Sprintf("%T", want) {
+			return
+		}
+	}
+	*out = append(*out, fmt.Sprintf("%s: %s: %s, h5grove %s", id, at, short(got, true), short(want, true)))
+}
+
+// short is v as JSON, cut to a line.
+func short(v any, present bool) string {
+	if !present {
+		return "absent"
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	b := bytes.TrimSpace(buf.Bytes())
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
+
+// sameNumber tells whether two JSON numbers are the same value: integers
+// exactly, others as the float64 they parse to.
+func sameNumber(a, b json.Number) bool {
+	if a == b {
+		return true
+	}
+	ai, aok := new(big.Int).SetString(string(a), 10)
+	bi, bok := new(big.Int).SetString(string(b), 10)
+	if aok && bok {
+		return ai.Cmp(bi) == 0
+	}
+	af, err1 := strconv.ParseFloat(string(a), 64)
+	bf, err2 := strconv.ParseFloat(string(b), 64)
+	return err1 == nil && err2 == nil && (af == bf || math.IsNaN(af) && math.IsNaN(bf))
+}
