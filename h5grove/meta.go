@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -156,7 +157,7 @@ func (s *Server) attr(ctx context.Context, w http.ResponseWriter, req *request) 
 			}
 			continue
 		}
-		out[name] = jsonAttr(v)
+		out[name] = jsonTypedAttr(v, attrs.Type(name))
 	}
 	return writeJSON(w, out)
 }
@@ -179,7 +180,7 @@ func jsonAttrLeaf(v any) (any, bool) {
 	case h5.Reference:
 		return refString(v), true
 	case h5.RegionReference:
-		return "<HDF5 region reference>", true
+		return regionString(v), true
 	case []h5.Reference:
 		out := make([]string, len(v))
 		for i, r := range v {
@@ -190,7 +191,75 @@ func jsonAttrLeaf(v any) (any, bool) {
 	return v, false
 }
 
-func refString(r h5.Reference) string { return "<HDF5 object reference " + r.Path + ">" }
+// refString is what h5grove sends for an object reference: h5py's str of
+// it, which names no target.
+func refString(r h5.Reference) string {
+	if r.Path == "" {
+		return "<HDF5 object reference (null)>"
+	}
+	return "<HDF5 object reference>"
+}
+
+// jsonTypedAttr is jsonAttr of an attribute whose HDF5 type t is known
+// (nil when not): as h5py's numpy values go through orjson, a compound
+// element is the list of its members' values in order, and a 4-byte float
+// is written as the shortest decimal that reads back as that float32.
+func jsonTypedAttr(v any, t *h5.Type) any {
+	for t != nil && t.Class == h5.ClassArray {
+		t = t.Base
+	}
+	if t == nil {
+		return jsonAttr(v)
+	}
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonTypedAttr(e, t)
+		}
+		return out
+	case map[string]any:
+		if t.Class != h5.ClassCompound {
+			break
+		}
+		out := make([]any, len(t.Members))
+		for i, m := range t.Members {
+			out[i] = jsonTypedAttr(x[m.Name], m.Type)
+		}
+		return out
+	case float64:
+		if t.Class == h5.ClassFloat && t.Size == 4 {
+			return float32JSON(x)
+		}
+	case []float64:
+		if t.Class == h5.ClassFloat && t.Size == 4 {
+			out := make([]any, len(x))
+			for i, f := range x {
+				out[i] = float32JSON(f)
+			}
+			return out
+		}
+	}
+	return jsonAttr(v)
+}
+
+// float32JSON is f, a float32's value, as the shortest decimal that reads
+// back as that float32 (orjson's writing of numpy's float32); nil (null)
+// for NaN and the infinities.
+func float32JSON(f float64) any {
+	if jsonFloat(f) == nil {
+		return nil
+	}
+	return json.Number(strconv.FormatFloat(f, 'g', -1, 32))
+}
+
+// regionString is what h5grove sends for a region reference (h5py's str).
+func regionString(r h5.RegionReference) string {
+	if r.Path == "" {
+		return "<HDF5 region reference (null>" // sic: h5py's text
+	}
+	return "<HDF5 region reference>"
+}
 
 // jsonFloat is f, or nil (null) where JSON has no number, as orjson writes it.
 func jsonFloat(f float64) any {

@@ -43,9 +43,28 @@ func (a oracleAnswer) id() string {
 }
 
 // oracleExcluded are the answers of h5grove that `lindi serve` does not give,
-// each with why. A key is an answer's id; one ending in "*" names every
-// answer whose id starts with what precedes it.
-var oracleExcluded = map[string]string{}
+// each with why. A key is an answer's id, where "*" stands for any text; a
+// key with a "*" also matches ids that go on past its end.
+var oracleExcluded = map[string]string{
+	"corners/opaque.h5 /attr?path=%2F":                                       "h5grove fails (500): orjson cannot encode h5py's opaque attribute values",
+	"corners/opaque.h5 /attr?path=%2Fdt_s":                                   "h5grove fails (500): orjson cannot encode h5py's opaque attribute values",
+	"corners/opaque.h5 /attr?path=%2Fvoid4":                                  "h5grove fails (500): orjson cannot encode h5py's opaque attribute values",
+	"parity/features.h5 /attr?path=%2Fext_loop":                              "h5grove fails (500) on /attr of an unresolved link; lindi serve says 422",
+	"parity/features.h5 /attr?path=%2Fext_missing":                           "h5grove fails (500) on /attr of an unresolved link; lindi serve says 422",
+	"parity/ext-target.h5 /attr?path=%2Fback":                                "h5grove fails (500) on /attr of an unresolved link; lindi serve says 422",
+	"corners/opaque.h5 /data?*path=%2Ftagged":                                "h5grove fails (500) on an opaque dataset with a tag other than NUMPY:",
+	"corners/opaque.h5 /data?path=%2Fvoid4":                                  "h5grove fails (500): orjson cannot encode an array of numpy voids",
+	"corners/opaque.h5 /data?flatten=true&path=%2Fvoid4":                     "h5grove fails (500): orjson cannot encode an array of numpy voids",
+	"corners/opaque.h5 /data?path=%2Ftd_ms":                                  "h5grove fails (500): orjson cannot encode timedelta64",
+	"corners/opaque.h5 /data?flatten=true&path=%2Ftd_ms":                     "h5grove fails (500): orjson cannot encode timedelta64",
+	"corners/null.h5 /data?format=bin&*":                                     "h5grove's bin of h5py's Empty is the memory address of a Python object",
+	"conformance/fixture*.h5 /data?path=%2Fmisc%2Fbig_endian_*":              bigEndianJSON,
+	"conformance/fixture*.h5 /data?flatten=true&path=%2Fmisc%2Fbig_endian_*": bigEndianJSON,
+	"parity/features.h5 /data?*path=%2Fscaleoffset":                          "the hdf5 package does not decode the scale-offset filter (left out)",
+	"parity/broken.h5 /data?*path=%2Fvirtual":                                "the hdf5 package does not read virtual datasets (left out)",
+}
+
+const bigEndianJSON = "h5grove's orjson (3.8) writes a big-endian array's bytes as little-endian numbers: wrong values"
 
 // loadOracle reads testdata/oracle.json, written by testdata/oracle.py.
 func loadOracle(t *testing.T) []oracleAnswer {
@@ -64,6 +83,24 @@ func loadOracle(t *testing.T) []oracleAnswer {
 	return o.Answers
 }
 
+// globMatch reports whether s matches pattern, where each "*" stands for
+// any text.
+func globMatch(pattern, s string) bool {
+	parts := strings.Split(pattern, "*")
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for _, p := range parts[1:] {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
+}
+
 // excludedWhy is why a is excluded, "" when it is compared.
 func excludedWhy(a oracleAnswer) string {
 	id := a.id()
@@ -71,7 +108,7 @@ func excludedWhy(a oracleAnswer) string {
 		return why
 	}
 	for k, why := range oracleExcluded {
-		if p, ok := strings.CutSuffix(k, "*"); ok && strings.HasPrefix(id, p) {
+		if strings.Contains(k, "*") && globMatch(k, id) {
 			return why
 		}
 	}
