@@ -137,15 +137,15 @@ func namedTypeMeta(t *h5.Datatype) map[string]any {
 func valueTypeMeta(v any) (map[string]any, error) {
 	switch v := v.(type) {
 	case nil:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case bool, []bool:
 		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindBool, Size: 1}), nil
 	case int64, []int64:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindInt, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindInt, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case uint64, []uint64:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindUint, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindUint, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case float64, []float64:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case string, []string:
 		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindObject, Size: 8}), nil
 	case h5.Reference, []h5.Reference, h5.RegionReference:
@@ -154,7 +154,7 @@ func valueTypeMeta(v any) (map[string]any, error) {
 		return map[string]any{"class": classCompound, "dtype": "|V", "size": 0, "members": []any{}}, nil
 	case []any:
 		if len(v) == 0 {
-			return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8}), nil
+			return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8, Order: zarrmeta.LittleEndian}), nil
 		}
 		return valueTypeMeta(v[0])
 	}
