@@ -24,6 +24,10 @@ import (
 type elemEncoder struct {
 	a   *h5.Array
 	buf []byte
+	// inRow is set while a compound element is written: numpy's tolist
+	// makes its float32 members Python floats, which orjson writes in
+	// full.
+	inRow bool
 }
 
 // check refuses arrays whose elements have no JSON form, before anything
@@ -58,6 +62,9 @@ func (e *elemEncoder) write(w *bufio.Writer, i int) error {
 func (e *elemEncoder) writeFixed(w *bufio.Writer, dt zarrmeta.DType, b []byte) error {
 	switch dt.Kind {
 	case zarrmeta.KindStruct:
+		outer := e.inRow
+		e.inRow = true
+		defer func() { e.inRow = outer }()
 		w.WriteByte('[')
 		for k, f := range dt.Fields {
 			if k > 0 {
@@ -93,7 +100,7 @@ func (e *elemEncoder) writeFixed(w *bufio.Writer, dt zarrmeta.DType, b []byte) e
 		_, err := w.WriteString("false")
 		return err
 	case zarrmeta.KindFloat:
-		if dt.Size == 4 {
+		if dt.Size == 4 && !e.inRow {
 			return writeFloat32(w, floatAt(dt, b))
 		}
 		return writeFloat(w, floatAt(dt, b))

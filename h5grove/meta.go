@@ -157,7 +157,7 @@ func (s *Server) attr(ctx context.Context, w http.ResponseWriter, req *request) 
 			}
 			continue
 		}
-		out[name] = jsonTypedAttr(v, attrs.Type(name))
+		out[name] = jsonTypedAttr(v, attrs.Type(name), true)
 	}
 	return writeJSON(w, out)
 }
@@ -202,9 +202,11 @@ func refString(r h5.Reference) string {
 
 // jsonTypedAttr is jsonAttr of an attribute whose HDF5 type t is known
 // (nil when not): as h5py's numpy values go through orjson, a compound
-// element is the list of its members' values in order, and a 4-byte float
-// is written as the shortest decimal that reads back as that float32.
-func jsonTypedAttr(v any, t *h5.Type) any {
+// element is the list of its members' values in order (numpy's tolist),
+// and a 4-byte float, when short is set (not in a compound, whose members
+// tolist makes Python floats), is written as the shortest decimal that
+// reads back as that float32.
+func jsonTypedAttr(v any, t *h5.Type, short bool) any {
 	for t != nil && t.Class == h5.ClassArray {
 		t = t.Base
 	}
@@ -215,7 +217,7 @@ func jsonTypedAttr(v any, t *h5.Type) any {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = jsonTypedAttr(e, t)
+			out[i] = jsonTypedAttr(e, t, short)
 		}
 		return out
 	case map[string]any:
@@ -224,15 +226,15 @@ func jsonTypedAttr(v any, t *h5.Type) any {
 		}
 		out := make([]any, len(t.Members))
 		for i, m := range t.Members {
-			out[i] = jsonTypedAttr(x[m.Name], m.Type)
+			out[i] = jsonTypedAttr(x[m.Name], m.Type, false)
 		}
 		return out
 	case float64:
-		if t.Class == h5.ClassFloat && t.Size == 4 {
+		if short && t.Class == h5.ClassFloat && t.Size == 4 {
 			return float32JSON(x)
 		}
 	case []float64:
-		if t.Class == h5.ClassFloat && t.Size == 4 {
+		if short && t.Class == h5.ClassFloat && t.Size == 4 {
 			out := make([]any, len(x))
 			for i, f := range x {
 				out[i] = float32JSON(f)

@@ -13,10 +13,13 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lindigo/lindi/index"
 )
 
 // oracleAnswer is one answer of h5grove's own app, as testdata/oracle.py
@@ -125,8 +128,58 @@ func excludedWhy(a oracleAnswer, excluded map[string]string) string {
 // answer that differs: its status, its JSON (numbers compared by value, an
 // error's message only for being one), or its bytes.
 func TestOracle(t *testing.T) {
-	t.Run("hdf5", func(t *testing.T) { oracleCompare(t, nil, nil) })
-	t.Run("lindi", func(t *testing.T) { oracleCompare(t, lindiForms, lindiUnlike) })
+	t.Run("hdf5", func(t *testing.T) { oracleCompare(t, oracleForm{dir: "../testdata"}) })
+	t.Run("lindi", func(t *testing.T) {
+		oracleCompare(t, oracleForm{dir: "../testdata", files: lindiForms, ignore: lindiUnlike, excluded: lindiExcluded})
+	})
+	t.Run("index", func(t *testing.T) {
+		dir, files := indexed(t, indexedFiles)
+		oracleCompare(t, oracleForm{dir: dir, files: files, ignore: indexUnlike, excluded: indexExcluded})
+	})
+}
+
+// oracleForm is how TestOracle serves the oracle's files: from dir, in
+// the form files names for each (all as they are when files is nil),
+// differing from h5grove's answers only at the JSON paths ignore matches
+// and in the answers excluded names (beside oracleExcluded's), with why.
+type oracleForm struct {
+	dir              string
+	files            map[string]string
+	ignore, excluded map[string]string
+}
+
+// indexedFiles are oracle files TestOracle indexes with package index
+// and serves through their index.
+var indexedFiles = []string{"corners/arrayfields.h5", "corners/cattrs.h5", "corners/committed.h5",
+	"corners/filters.h5", "corners/null.h5", "corners/opaque.h5", "corners/padded.h5",
+	"corners/tagged.h5", "corners/vlencompound.h5", "parity/features.h5", "zarrshadow/data.h5",
+	"nwbzarr/ecephys.nwb", "nwbzarr/ophys_behavior.nwb"}
+
+// indexed copies files (relative to ../testdata) into a temporary
+// directory beside their LINDI indexes, and returns it and each file's
+// index.
+func indexed(t *testing.T, files []string) (string, map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	forms := map[string]string{}
+	for _, name := range files {
+		b, err := os.ReadFile(filepath.Join("../testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(src, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := index.WriteFile(t.Context(), src, src+".lindi.json", index.RelativeRefs()); err != nil {
+			t.Fatalf("index %s: %v", name, err)
+		}
+		forms[name] = name + ".lindi.json"
+	}
+	return dir, forms
 }
 
 // lindiForms are the LINDI indexes of oracle files, served in their stead
@@ -134,6 +187,7 @@ func TestOracle(t *testing.T) {
 var lindiForms = map[string]string{
 	"conformance/fixture.h5": "conformance/fixture.lindi.json",
 	"parity/parity.h5":       "parity/parity.lindi.json",
+	"nwb/tables.nwb":         "nwb/tables.nwb.lindi.json",
 }
 
 // lindiExcluded are the answers about a LINDI index that differ from
@@ -145,31 +199,68 @@ var lindiExcluded = map[string]string{
 
 const lindiAttrTypes = "LINDI JSON keeps attribute values, not their HDF5 types: an int32 or float32 reads as int64 or float64"
 
-// lindiUnlike are the /meta keys whose values a LINDI index holds
-// otherwise than its HDF5 file, by design, with why.
+// lindiUnlike are the places in /meta answers (JSON paths, "*" for any
+// text) where a LINDI index holds otherwise than its HDF5 file, by design,
+// with why.
 var lindiUnlike = map[string]string{
-	"chunks":  "the index stores a dataset in chunks of its own (inlined, split, or as HDF5 stored it)",
-	"filters": "the index names Zarr codecs (numcodecs ids), not the HDF5 pipeline",
+	"*.chunks":  "the index stores a dataset in chunks of its own (inlined, split, or as HDF5 stored it)",
+	"*.filters": "the index names Zarr codecs (numcodecs ids), not the HDF5 pipeline",
 }
 
-// oracleCompare asks the server the oracle's questions about the files
-// forms names in their other form (every file as it is when forms is
-// nil), and fails on each answer that differs but in the JSON keys of
-// ignore.
-func oracleCompare(t *testing.T, forms, ignore map[string]string) {
-	ts := serve(t, Dir("../testdata"))
+// indexUnlike adds to lindiUnlike what package index keeps of other types
+// than the conformance fixture's.
+var indexUnlike = map[string]string{
+	"*.chunks":             lindiUnlike["*.chunks"],
+	"*.filters":            lindiUnlike["*.filters"],
+	"*.attributes[*].type": lindiAttrTypes,
+	"*.type.cset":          "LINDI JSON keeps variable-length strings as JSON text, not their HDF5 character set",
+	"*.type.tag":           "the index keeps an opaque dataset's numpy dtype, not its HDF5 tag",
+}
+
+// indexExcluded are the answers about an index package index writes that
+// differ from h5grove's about its HDF5 file, with why.
+var indexExcluded = map[string]string{
+	"corners/cattrs.h5 /attr*":                     indexCompoundAttr,
+	"corners/arrayfields.h5 /attr?path=%2F":        indexCompoundAttr,
+	"corners/padded.h5 /attr?path=%2F":             indexCompoundAttr,
+	"parity/features.h5 /attr?path=%2Fscales%2Fx":  indexCompoundAttr,
+	"corners/padded.h5 /meta*":                     indexRepacked,
+	"corners/padded.h5 /data?format=bin*":          indexRepacked,
+	"corners/vlencompound.h5 /meta?path=%2F":       indexRepacked,
+	"corners/vlencompound.h5 /meta?path=%2Fpadded": indexRepacked,
+	"corners/committed.h5 /meta?path=%2Fcolors":    "the index keeps an enum's mapping only in its committed datatype",
+	"parity/features.h5 /meta?path=%2Fenum":        "the index keeps the base integer of an enum with no committed datatype",
+	"corners/committed.h5 /meta?path=%2F":          "the index keeps an enum attribute's value, not its type (and the enum dataset's, as /colors)",
+	"corners/tagged.h5 /meta*":                     "the index keeps an opaque type h5py tagged with a numpy dtype as that dtype",
+	"corners/arrayfields.h5 /meta*":                "the index keeps a compound's array of references as an array of their paths",
+	"parity/features.h5 *path=%2Fext*":             "the index leaves external links out",
+	"parity/features.h5 /paths*":                   "the index leaves external links out",
+	"parity/features.h5 /meta?path=%2F":            "the index leaves external links out",
+	"parity/features.h5 *path=%2Fgrid":             "the index leaves region reference attributes out",
+	"parity/features.h5 *path=%2Fscales*":          "the index leaves DIMENSION_LIST (variable-length references) out and keeps DIMENSION_LABELS as JSON text",
+}
+
+const (
+	indexCompoundAttr = "LINDI JSON keeps a compound attribute as a JSON object, which h5 reads as a map: no member order"
+	indexRepacked     = "the index repacks a compound with padding: its members in order, no padding (package index's doc)"
+)
+
+// oracleCompare asks a server of form the oracle's questions and fails on
+// each answer that differs.
+func oracleCompare(t *testing.T, form oracleForm) {
+	ts := serve(t, Dir(form.dir))
 	var diffs []string
 	compared, excluded, differing := 0, 0, 0
 	for _, a := range loadOracle(t) {
-		if forms != nil {
-			other, ok := forms[a.File]
+		if form.files != nil {
+			other, ok := form.files[a.File]
 			if !ok {
 				continue
 			}
 			a.Query = maps.Clone(a.Query)
 			a.Query["file"] = other
 		}
-		if excludedWhy(a, oracleExcluded) != "" || forms != nil && excludedWhy(a, lindiExcluded) != "" {
+		if excludedWhy(a, oracleExcluded) != "" || excludedWhy(a, form.excluded) != "" {
 			excluded++
 			continue
 		}
@@ -180,7 +271,7 @@ func oracleCompare(t *testing.T, forms, ignore map[string]string) {
 			differing++
 			continue
 		}
-		d := oracleDiff(a, got, ignore)
+		d := oracleDiff(a, got, form.ignore)
 		if len(d) > 0 {
 			differing++
 		}
@@ -210,8 +301,8 @@ func oracleAsk(base string, a oracleAnswer) (answer, error) {
 	return answer{res.StatusCode, res.Header, b}, err
 }
 
-// oracleDiff lists how got differs from h5grove's answer a, but in the
-// JSON keys of ignore.
+// oracleDiff lists how got differs from h5grove's answer a, but at the
+// JSON paths ignore matches.
 func oracleDiff(a oracleAnswer, got answer, ignore map[string]string) []string {
 	id := a.id()
 	if got.status != a.Status {
@@ -261,7 +352,7 @@ func decodeJSONNumbers(b []byte) (any, error) {
 }
 
 // jsonDiff appends to out where got differs from want, at the JSON path
-// at, but in the keys of ignore.
+// at, but at the paths ignore matches.
 func jsonDiff(id, at string, got, want any, ignore map[string]string, out *[]string) {
 	switch w := want.(type) {
 	case map[string]any:
@@ -282,7 +373,7 @@ func jsonDiff(id, at string, got, want any, ignore map[string]string, out *[]str
 			}
 		})
 		for _, k := range keys {
-			if _, skip := ignore[k]; skip {
+			if ignored(at+"."+k, ignore) {
 				continue
 			}
 			gv, gok := g[k]
@@ -313,6 +404,16 @@ func jsonDiff(id, at string, got, want any, ignore map[string]string, out *[]str
 		}
 	}
 	*out = append(*out, fmt.Sprintf("%s: %s: %s, h5grove %s", id, at, short(got, true), short(want, true)))
+}
+
+// ignored reports whether the JSON path at matches a pattern of ignore.
+func ignored(at string, ignore map[string]string) bool {
+	for p := range ignore {
+		if globMatch(p, at) {
+			return true
+		}
+	}
+	return false
 }
 
 // short is v as JSON, cut to a line.

@@ -150,6 +150,14 @@ func valueTypeMeta(v any) (map[string]any, error) {
 		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindObject, Size: 8}), nil
 	case h5.Reference, []h5.Reference, h5.RegionReference:
 		return map[string]any{"class": classReference, "dtype": "|O", "size": 8}, nil
+	case []byte:
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindVoid, Size: len(v)}), nil
+	case [][]byte:
+		if len(v) > 0 {
+			return valueTypeMeta(v[0])
+		}
+	case h5.Datetime, []h5.Datetime, h5.Timedelta, []h5.Timedelta:
+		return timeTypeMeta(v), nil
 	case map[string]any:
 		return map[string]any{"class": classCompound, "dtype": "|V", "size": 0, "members": []any{}}, nil
 	case []any:
@@ -159,6 +167,28 @@ func valueTypeMeta(v any) (map[string]any, error) {
 		return valueTypeMeta(v[0])
 	}
 	return nil, fmt.Errorf("h5grove: attribute value of type %T", v)
+}
+
+// timeTypeMeta describes the type of a datetime64 or timedelta64
+// attribute value as h5py's opaque type tagged with its dtype.
+func timeTypeMeta(v any) map[string]any {
+	dt := zarrmeta.DType{Kind: zarrmeta.KindDatetime, Order: zarrmeta.LittleEndian, Size: 8}
+	switch v := v.(type) {
+	case h5.Datetime:
+		dt.Unit = v.Unit
+	case []h5.Datetime:
+		if len(v) > 0 {
+			dt.Unit = v[0].Unit
+		}
+	case h5.Timedelta:
+		dt.Kind, dt.Unit = zarrmeta.KindTimedelta, v.Unit
+	case []h5.Timedelta:
+		dt.Kind = zarrmeta.KindTimedelta
+		if len(v) > 0 {
+			dt.Unit = v[0].Unit
+		}
+	}
+	return typeMeta(dt)
 }
 
 // valueShape is the shape of an attribute value: nil for an empty one
@@ -178,6 +208,12 @@ func valueShape(v any) []int {
 	case []string:
 		return []int{len(v)}
 	case []h5.Reference:
+		return []int{len(v)}
+	case [][]byte:
+		return []int{len(v)}
+	case []h5.Datetime:
+		return []int{len(v)}
+	case []h5.Timedelta:
 		return []int{len(v)}
 	case []any:
 		if len(v) == 0 {
