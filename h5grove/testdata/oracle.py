@@ -105,6 +105,7 @@ def answers_of(c, name, h5file):
                 binary["objects"] = True
             out.append(binary)
         out.append(ask(c, "/data", format="npy", **q))
+        out.append(ask(c, "/stats", **q))
     return out
 
 
