@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lindigo/lindi/h5"
@@ -151,19 +152,33 @@ func writeFloat32(w *bufio.Writer, f float64) error {
 	return err
 }
 
-// writeDatetime writes a datetime64 as orjson writes numpy's: the
-// date and time without a zone, its microseconds when there are any.
+// writeDatetime writes a datetime64 as orjson writes numpy's (see
+// datetimeJSON).
 func writeDatetime(w *bufio.Writer, d h5.Datetime) error {
-	t, err := d.Time()
-	if err != nil || t.IsZero() {
+	v := datetimeJSON(d)
+	if v == nil {
 		_, err := w.WriteString("null")
 		return err
+	}
+	return writeString(w, v.(string))
+}
+
+// datetimeJSON is a datetime64 as orjson (3.8) writes numpy's: the date and
+// time without a zone, with its microseconds when there are any; NaT as
+// the epoch, as orjson writes it; nil (null) for a time Go cannot hold.
+func datetimeJSON(d h5.Datetime) any {
+	t, err := d.Time()
+	if d.Count == h5.NaT {
+		t, err = time.Unix(0, 0).UTC(), nil
+	}
+	if err != nil {
+		return nil
 	}
 	layout := "2006-01-02T15:04:05"
 	if t.Nanosecond()/1000 != 0 {
 		layout += ".000000"
 	}
-	return writeString(w, t.Format(layout))
+	return t.Format(layout)
 }
 
 func writeFloat(w *bufio.Writer, f float64) error {

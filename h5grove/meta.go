@@ -181,6 +181,14 @@ func jsonAttrLeaf(v any) (any, bool) {
 		return refString(v), true
 	case h5.RegionReference:
 		return regionString(v), true
+	case h5.Datetime:
+		return datetimeJSON(v), true
+	case []h5.Datetime:
+		out := make([]any, len(v))
+		for i, d := range v {
+			out[i] = datetimeJSON(d)
+		}
+		return out, true
 	case []h5.Reference:
 		out := make([]string, len(v))
 		for i, r := range v {

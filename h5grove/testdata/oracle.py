@@ -16,14 +16,17 @@ itsdangerous, blinker, click, jinja2, markupsafe) and orjson, which Debian 12
 does not package (any site-packages of another Python 3.11 that has them).
 
 For each file (FILES, relative to ../../testdata) it asks /paths of the root,
-then for every path: /meta, /attr and, for a dataset (but the NWB
-specifications pynwb caches, long JSON texts), /data as json, as json
-with flatten=true, as bin with dtype=safe (what h5web asks for numbers) and as
-npy. A dataset of more than SMALL elements is asked for a selection of its
+then for every path: /meta (of a link also with resolve_links none and all),
+/attr (and with attr_keys its first attribute) and, for a dataset (but the NWB
+specifications pynwb caches, long JSON texts), /data as json, as json with
+flatten=true, as bin, as bin with dtype=safe (what h5web asks for numbers) and
+as npy, its /stats, and as json a strided slice and an index of its first
+axis. A dataset of more than SMALL elements is asked for a selection of its
 first elements along each axis, as h5web asks for slices. An answer is stored
 as {"status", "json"} (its parsed JSON) or, for bin and npy, {"status",
 "bytes", "sha256"}; "objects": true marks a bin answer of data that holds
-Python objects (h5grove sends their memory addresses).
+Python objects (h5grove sends their memory addresses). The versions of
+h5grove, h5py, numpy, orjson and HDF5 are recorded in oracle.json.
 """
 
 import hashlib
@@ -36,6 +39,7 @@ import flask
 import h5grove
 import h5py
 import numpy as np
+import orjson
 from h5grove.flask_utils import BLUEPRINT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -91,21 +95,48 @@ def answers_of(c, name, h5file):
     out = [paths]
     for p in paths.get("json", []):
         meta = ask(c, "/meta", file=name, path=p)
-        out += [meta, ask(c, "/attr", file=name, path=p)]
+        out += [meta] + attr_answers(c, name, p, meta) + link_answers(c, name, p, h5file)
         if meta.get("json", {}).get("kind") != "dataset" or p.startswith("/specifications/"):
             continue
-        q = {"file": name, "path": p}
-        sel = selection(meta["json"]["shape"])
-        if sel is not None:
-            q["selection"] = sel
-        out.append(ask(c, "/data", **q))
-        out.append(ask(c, "/data", flatten="true", **q))
-        for binary in ask(c, "/data", format="bin", **q), ask(c, "/data", format="bin", dtype="safe", **q):
-            if holds_objects(p, h5file):
-                binary["objects"] = True
-            out.append(binary)
-        out.append(ask(c, "/data", format="npy", **q))
-        out.append(ask(c, "/stats", **q))
+        out += data_answers(c, name, p, meta["json"]["shape"], holds_objects(p, h5file))
+    return out
+
+
+def attr_answers(c, name, p, meta):
+    """/attr of the entity at p: all its attributes, and its first alone
+    (attr_keys) when it has any."""
+    out = [ask(c, "/attr", file=name, path=p)]
+    attrs = meta.get("json", {}).get("attributes") or []
+    if attrs:
+        out.append(ask(c, "/attr", file=name, path=p, attr_keys=attrs[0]["name"]))
+    return out
+
+
+def link_answers(c, name, p, h5file):
+    """/meta of a soft or external link at p with resolve_links none and
+    all."""
+    if p == "/" or not isinstance(h5file.get(p, getlink=True), (h5py.SoftLink, h5py.ExternalLink)):
+        return []
+    return [ask(c, "/meta", file=name, path=p, resolve_links=r) for r in ("none", "all")]
+
+
+def data_answers(c, name, p, shape, objects):
+    """/data of the dataset at p in every format, and its /stats."""
+    q = {"file": name, "path": p}
+    sel = selection(shape)
+    if sel is not None:
+        q["selection"] = sel
+    out = [ask(c, "/data", **q), ask(c, "/data", flatten="true", **q)]
+    for binary in ask(c, "/data", format="bin", **q), ask(c, "/data", format="bin", dtype="safe", **q):
+        if objects:
+            binary["objects"] = True
+        out.append(binary)
+    out += [ask(c, "/data", format="npy", **q), ask(c, "/stats", **q)]
+    if shape:
+        # A strided slice of the first axis, and one index of it.
+        step = {**q, "selection": ",".join([f"1:{min(shape[0], SMALL)}:3"] + [f"0:{min(n, 4)}" for n in shape[1:]])}
+        first = {**q, "selection": ",".join(["0"] + [f"0:{min(n, 4)}" for n in shape[1:]])}
+        out += [ask(c, "/data", **step), ask(c, "/data", **first)]
     return out
 
 
@@ -118,7 +149,7 @@ def version():
 
 def main():
     c = client()
-    out = {"h5grove": version(), "h5py": h5py.__version__, "numpy": np.__version__,
+    out = {"h5grove": version(), "h5py": h5py.__version__, "numpy": np.__version__, "orjson": orjson.__version__,
            "hdf5": h5py.version.hdf5_version, "answers": []}
     for name in FILES:
         with h5py.File(os.path.join(TESTDATA, name), "r") as f:
