@@ -78,10 +78,10 @@ func (s *Server) data(ctx context.Context, w http.ResponseWriter, req *request) 
 	}
 	dt := sd.d.DType()
 	if sd.d.Null() {
-		if err := checkNull(format, safe); err != nil || req.head {
+		if err := checkNull(format, safe); err != nil {
 			return err
 		}
-		return writeNull(w, format)
+		return writeNull(w, format) // net/http drops a HEAD answer's body
 	}
 	if err := checkFormat(format, dt, safe, sd.shape); err != nil {
 		return err
@@ -187,8 +187,7 @@ func rawBytes(dt zarrmeta.DType) bool {
 }
 
 // checkNull refuses what h5grove refuses for a dataset with no dataspace
-// (h5py's Empty, not a numeric array), and tells whether the answer is
-// the empty one: JSON null, or no bytes.
+// (h5py's Empty, not a numeric array).
 func checkNull(format string, safe bool) error {
 	if safe {
 		return fmt.Errorf("%w: Unsupported dtype safe for non-numeric data", errQuery)
