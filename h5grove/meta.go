@@ -74,9 +74,11 @@ func metadata(ctx context.Context, req *request, e entity, children bool) (map[s
 		}
 	case *h5.Dataset:
 		m["kind"], m["attributes"] = "dataset", attrsMeta(o.Attrs())
-		m["shape"], m["type"], m["chunks"], m["filters"] = o.Shape(), datasetTypeMeta(ctx, o), o.Chunks(), filtersOf(o)
+		m["shape"], m["chunks"], m["filters"] = o.Shape(), o.Chunks(), filtersOf(o)
 		if t := o.Type(); t != nil {
 			m["type"] = hdf5TypeMeta(t)
+		} else {
+			m["type"] = datasetTypeMeta(ctx, o)
 		}
 	}
 	return m, nil

@@ -20,9 +20,10 @@ const (
 	classArray     = 10
 )
 
-// typeMeta describes a dtype as h5grove's typeMetadata does (h5py's TypeID:
-// class, dtype, size, and per class order, sign, cset, strpad, vlen, tag,
-// members, base).
+// typeMeta describes a dtype as h5grove's typeMetadata would describe the
+// HDF5 type h5py writes for it (class, dtype, size, and per class order,
+// sign, cset, strpad, vlen, tag, members, base): the description of data
+// whose format stores no HDF5 type (LINDI, Zarr; see hdf5TypeMeta).
 func typeMeta(dt zarrmeta.DType) map[string]any {
 	m := map[string]any{"dtype": dtypeName(dt), "size": dt.Size}
 	switch dt.Kind {
@@ -74,8 +75,9 @@ func typeMeta(dt zarrmeta.DType) map[string]any {
 	return m
 }
 
-// datasetTypeMeta describes a dataset's type: its dtype, told apart further
-// by what h5 knows of its strings, references and enum.
+// datasetTypeMeta describes the type of a dataset with no HDF5 type: its
+// dtype, told apart further by what h5 knows of its strings, references
+// and enum.
 func datasetTypeMeta(ctx context.Context, d *h5.Dataset) map[string]any {
 	dt := d.DType()
 	if enum := d.Enum(); enum != nil && dt.Kind != zarrmeta.KindBool {
@@ -123,8 +125,8 @@ func dtypeName(dt zarrmeta.DType) any {
 	return fields
 }
 
-// namedTypeMeta describes a committed datatype's type as h5grove does
-// (h5py's TypeID of the h5py.Datatype), its enum members included.
+// namedTypeMeta describes the type of a committed datatype with no HDF5
+// type (one a LINDI index keeps), its enum members included.
 func namedTypeMeta(t *h5.Datatype) map[string]any {
 	dt := t.DType()
 	if enum := t.Enum(); enum != nil && dt.Kind != zarrmeta.KindBool {
@@ -133,7 +135,8 @@ func namedTypeMeta(t *h5.Datatype) map[string]any {
 	return typeMeta(dt)
 }
 
-// valueTypeMeta describes the type of an attribute value as h5 gives it.
+// valueTypeMeta describes the type of an attribute with no HDF5 type by
+// its value as h5 gives it.
 func valueTypeMeta(v any) (map[string]any, error) {
 	switch v := v.(type) {
 	case nil:
