@@ -43,15 +43,25 @@ type Reference struct {
 // read) is still listed by Names; Get and the typed getters return its
 // error. The zero value holds no attributes.
 type Attrs struct {
-	vals map[string]any
-	errs map[string]error
+	vals  map[string]any
+	errs  map[string]error
+	types map[string]*Type // HDF5 types, where the format stores them
+	shape map[string][]int // and the shapes of their dataspaces
 }
 
 // newAttrs builds Attrs from a driver's values, normalising them to the
-// types above and setting aside the errors of attributes not decoded.
+// types above, keeping their HDF5 types and setting aside the errors of
+// attributes not decoded.
 func newAttrs(vals map[string]any) Attrs {
 	a := Attrs{vals: vals}
 	for k, v := range vals {
+		if ta, ok := v.(driver.TypedAttr); ok {
+			if a.types == nil {
+				a.types, a.shape = map[string]*Type{}, map[string][]int{}
+			}
+			a.types[k], a.shape[k], v = typeOf(ta.Type), ta.Shape, ta.Value
+			vals[k] = v
+		}
 		if err, ok := v.(error); ok {
 			if a.errs == nil {
 				a.errs = map[string]error{}
@@ -77,6 +87,20 @@ func (a Attrs) Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Type is the HDF5 type of the attribute name (h5py's
+// attrs.get_id(name).get_type()), readable or not; nil when there is no
+// such attribute or the format stores no HDF5 type (LINDI, Zarr).
+func (a Attrs) Type(name string) *Type { return a.types[name] }
+
+// Shape is the shape of the dataspace of the attribute name as HDF5 stores
+// it (h5py's attrs.get_id(name).shape: nil for a null dataspace, [] for a
+// scalar), readable or not; ok is false when there is no such attribute or
+// the format does not record it (LINDI, Zarr: see the value).
+func (a Attrs) Shape(name string) (shape []int, ok bool) {
+	shape, ok = a.shape[name]
+	return shape, ok
 }
 
 // Len is the number of attributes.

@@ -65,7 +65,23 @@ type Filters struct {
 	// ScaleOffset is the scale-offset filter's scale factor, nil without
 	// that filter.
 	ScaleOffset *int
+	// Pipeline is an HDF5 dataset's filter pipeline in order, as h5py's
+	// dataset creation property list gives it (get_filter); nil for
+	// formats with no HDF5 pipeline, whose Codecs say what there is.
+	Pipeline []Filter
 }
+
+// Filter is one filter of an HDF5 dataset's pipeline.
+type Filter struct {
+	// ID is the HDF5 filter ID.
+	ID int
+	// Name is the name the file gives the filter or, for HDF5's own
+	// filters (IDs 1 to 6), the name HDF5 gives them.
+	Name string
+}
+
+// hdf5FilterNames are the names HDF5 gives its own filters.
+var hdf5FilterNames = map[int]string{1: "deflate", 2: "shuffle", 3: "fletcher32", 4: "szip", 5: "nbit", 6: "scaleoffset"}
 
 // hdf5Filters names HDF5's predefined and registered filter IDs.
 var hdf5Filters = map[int]string{1: "gzip", 4: "szip", 5: "nbit", 32000: "lzf", 32001: "blosc",
@@ -92,6 +108,11 @@ func (d *Dataset) Filters() Filters {
 		return fs
 	}
 	for _, f := range d.d.Filters {
+		name := f.Name
+		if name == "" {
+			name = hdf5FilterNames[f.ID]
+		}
+		fs.Pipeline = append(fs.Pipeline, Filter{ID: f.ID, Name: name})
 		switch f.ID {
 		case 2:
 			fs.Shuffle = true

@@ -77,6 +77,12 @@ func (s *Server) data(ctx context.Context, w http.ResponseWriter, req *request) 
 		return err
 	}
 	dt := sd.d.DType()
+	if sd.d.Null() {
+		if err := checkNull(format, safe); err != nil {
+			return err
+		}
+		return writeNull(w, format) // net/http drops a HEAD answer's body
+	}
 	if err := checkFormat(format, dt, safe, sd.shape); err != nil {
 		return err
 	}
@@ -110,7 +116,7 @@ func (s *Server) data(ctx context.Context, w http.ResponseWriter, req *request) 
 	case "bin":
 		return writeBin(w, a, !safe && dt.Order == zarrmeta.BigEndian)
 	case "npy":
-		return writeNpy(w, a, shape)
+		return writeNpy(w, a, shape, !safe && dt.Order == zarrmeta.BigEndian)
 	case "tiff":
 		return writeTIFF(w, a, shape)
 	}
@@ -147,19 +153,63 @@ func dataArgs(q queryArgs) (format string, safe bool, err error) {
 // checkFormat refuses a format the elements or the selection's shape do
 // not allow, as h5grove does.
 func checkFormat(format string, dt zarrmeta.DType, safe bool, shape []int) error {
-	if safe && !isNumeric(dt) {
+	// numpy counts timedelta64 among its integers.
+	numeric := isNumeric(dt) || dt.Kind == zarrmeta.KindTimedelta
+	if safe && !numeric {
 		return fmt.Errorf("%w: Unsupported dtype safe for non-numeric data", errQuery)
 	}
-	if format != "json" && format != "bin" && !isNumeric(dt) {
+	if (format == "csv" || format == "tiff") && !isNumeric(dt) || format == "npy" && !numeric {
 		return fmt.Errorf("%w: Unsupported encoding %s for non-numeric content", errQuery, format)
 	}
 	if (format == "csv" || format == "tiff") && len(shape) == 0 {
 		return fmt.Errorf("%w: Unsupported encoding %s for empty and scalar datasets", errQuery, format)
 	}
-	if format == "bin" && (!dt.Fixed() || dt.Kind == zarrmeta.KindObject || dt.Kind == zarrmeta.KindReference) {
+	if format == "bin" && !rawBytes(dt) {
 		return fmt.Errorf("%w: Unsupported encoding bin for elements without a fixed size", errQuery)
 	}
 	return nil
+}
+
+// rawBytes reports whether the stored bytes of dt's elements are their
+// values (no references, no variable-length items), as bin sends them.
+func rawBytes(dt zarrmeta.DType) bool {
+	switch dt.Kind {
+	case zarrmeta.KindObject, zarrmeta.KindReference, zarrmeta.KindInvalid:
+		return false
+	case zarrmeta.KindStruct:
+		for _, f := range dt.Fields {
+			if !rawBytes(f.DType) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkNull refuses what h5grove refuses for a dataset with no dataspace
+// (h5py's Empty, not a numeric array).
+func checkNull(format string, safe bool) error {
+	if safe {
+		return fmt.Errorf("%w: Unsupported dtype safe for non-numeric data", errQuery)
+	}
+	if format != "json" && format != "bin" {
+		return fmt.Errorf("%w: Unsupported encoding %s for non-numeric content", errQuery, format)
+	}
+	return nil
+}
+
+// writeNull answers /data of a dataset with no dataspace: JSON null, as
+// h5grove writes h5py's Empty, or no bytes.
+func writeNull(w http.ResponseWriter, format string) error {
+	body := []byte("null")
+	w.Header().Set("Content-Type", "application/json")
+	if format == "bin" {
+		body = nil
+		w.Header().Set("Content-Type", "application/octet-stream")
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	_, err := w.Write(body)
+	return err
 }
 
 func product(shape []int) int {
@@ -247,7 +297,7 @@ func (s *sizedWriter) finish() error {
 
 // streamable reports whether the elements of dt go out as h5 reads them.
 func streamable(dt zarrmeta.DType, safe bool) bool {
-	if !dt.Fixed() || dt.Kind == zarrmeta.KindObject || dt.Kind == zarrmeta.KindReference {
+	if !isNumeric(dt) || dt.Kind == zarrmeta.KindComplex {
 		return false
 	}
 	if safe && dt.Kind == zarrmeta.KindFloat && dt.Size == 2 {

@@ -78,6 +78,10 @@ func TestDataCases(t *testing.T) {
 				exp := want.values
 				if format == "json" {
 					exp = nullsForNonFinite(exp) // JSON has no infinities: h5grove writes null
+					if strings.HasSuffix(want.descr, "f4") {
+						// JSON holds a float32 as its shortest decimal, as orjson does.
+						got = asFloat32(got)
+					}
 				}
 				if !sameNumbers(got, exp) {
 					t.Errorf("%s: got %d values %.6v…, want %d %.6v…", what, len(got), head(got), len(want.values), head(want.values))
@@ -88,6 +92,15 @@ func TestDataCases(t *testing.T) {
 	if n < 500 {
 		t.Errorf("only %d reads compared", n)
 	}
+}
+
+// asFloat32 rounds each value to the float32 it reads as.
+func asFloat32(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, f := range v {
+		out[i] = float64(float32(f))
+	}
+	return out
 }
 
 func head(v []float64) []float64 { return v[:min(len(v), 6)] }

@@ -24,10 +24,15 @@
 // refused with 403. The reads of all requests share a memory budget
 // (WithBudget); Serve bounds connections and idle time.
 //
-// Where h5py and h5 differ the answers differ in the same way: attribute
-// types are those h5's Attrs give (every integer int64, every float
-// float64), a dataset's filters are its codecs, and /data with format=bin
-// sends a big-endian dataset's elements in the stored order as h5py does.
+// For an HDF5 file the answers are those of h5grove's own app (h5py and
+// orjson): the types of datasets, committed datatypes and attributes are
+// their HDF5 types (h5.Type), filters are the HDF5 pipeline, float32 values
+// are written as their shortest decimal, references as h5py's text of
+// them, and bin and npy send a big-endian dataset's elements as stored;
+// TestOracle compares every answer with testdata/oracle.json, h5grove's
+// own. Formats that store no HDF5 type (LINDI, Zarr) describe attributes
+// by their values (every integer int64, every float float64) and filters
+// by their codecs.
 //
 // A Server is safe for concurrent use; its open files are shared by requests
 // and closed by Close. Which files it serves is a Source: Dir (every file

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lindigo/lindi/h5"
@@ -24,6 +25,10 @@ import (
 type elemEncoder struct {
 	a   *h5.Array
 	buf []byte
+	// inRow is set while a compound element is written: numpy's tolist
+	// makes its float32 members Python floats, which orjson writes in
+	// full.
+	inRow bool
 }
 
 // check refuses arrays whose elements have no JSON form, before anything
@@ -34,7 +39,7 @@ func (e *elemEncoder) check() error {
 
 func checkJSON(dt zarrmeta.DType) error {
 	switch dt.Kind {
-	case zarrmeta.KindVoid, zarrmeta.KindInvalid:
+	case zarrmeta.KindInvalid:
 		return fmt.Errorf("%w: elements of dtype %s have no JSON form", errQuery, dt)
 	case zarrmeta.KindStruct:
 		for _, f := range dt.Fields {
@@ -58,25 +63,15 @@ func (e *elemEncoder) write(w *bufio.Writer, i int) error {
 func (e *elemEncoder) writeFixed(w *bufio.Writer, dt zarrmeta.DType, b []byte) error {
 	switch dt.Kind {
 	case zarrmeta.KindStruct:
+		outer := e.inRow
+		e.inRow = true
+		defer func() { e.inRow = outer }()
 		w.WriteByte('[')
 		for k, f := range dt.Fields {
 			if k > 0 {
 				w.WriteByte(',')
 			}
-			n := f.Count()
-			if len(f.Shape) > 0 {
-				w.WriteByte('[')
-			}
-			for j := range n {
-				if j > 0 {
-					w.WriteByte(',')
-				}
-				off := f.Offset + j*f.DType.Size
-				e.writeFixed(w, f.DType, b[off:off+f.DType.Size])
-			}
-			if len(f.Shape) > 0 {
-				w.WriteByte(']')
-			}
+			e.writeSubarray(w, f.DType, f.Shape, b[f.Offset:f.Offset+f.Count()*f.DType.Size])
 		}
 		return w.WriteByte(']')
 	case zarrmeta.KindComplex:
@@ -106,7 +101,15 @@ func (e *elemEncoder) writeFixed(w *bufio.Writer, dt zarrmeta.DType, b []byte) e
 		_, err := w.WriteString("false")
 		return err
 	case zarrmeta.KindFloat:
+		if dt.Size == 4 && !e.inRow {
+			return writeFloat32(w, floatAt(dt, b))
+		}
 		return writeFloat(w, floatAt(dt, b))
+	case zarrmeta.KindDatetime:
+		return writeDatetime(w, h5.Datetime{Count: intAt(dt, b), Unit: dt.Unit})
+	case zarrmeta.KindVoid:
+		// numpy's void is its bytes, which h5grove's encoder decodes as text.
+		return writeString(w, string(b))
 	}
 	if dt.Kind == zarrmeta.KindUint {
 		e.buf = strconv.AppendUint(e.buf[:0], uintAt(dt, b), 10)
@@ -115,6 +118,67 @@ func (e *elemEncoder) writeFixed(w *bufio.Writer, dt zarrmeta.DType, b []byte) e
 	}
 	_, err := w.Write(e.buf)
 	return err
+}
+
+// writeSubarray writes the elements of a compound member of dt and shape
+// (none for a scalar member) held in b as nested lists, as numpy's tolist
+// gives a subarray.
+func (e *elemEncoder) writeSubarray(w *bufio.Writer, dt zarrmeta.DType, shape []int, b []byte) error {
+	if len(shape) == 0 {
+		return e.writeFixed(w, dt, b)
+	}
+	w.WriteByte('[')
+	step := len(b) / max(shape[0], 1)
+	for j := range shape[0] {
+		if j > 0 {
+			w.WriteByte(',')
+		}
+		if err := e.writeSubarray(w, dt, shape[1:], b[j*step:(j+1)*step]); err != nil {
+			return err
+		}
+	}
+	return w.WriteByte(']')
+}
+
+// writeFloat32 writes a float32's value as the shortest decimal that reads
+// back as that float32, as orjson writes numpy's float32.
+func writeFloat32(w *bufio.Writer, f float64) error {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		_, err := w.WriteString("null")
+		return err
+	}
+	var buf [32]byte
+	_, err := w.Write(strconv.AppendFloat(buf[:0], f, 'g', -1, 32))
+	return err
+}
+
+// writeDatetime writes a datetime64 as orjson writes numpy's (see
+// datetimeJSON).
+func writeDatetime(w *bufio.Writer, d h5.Datetime) error {
+	v := datetimeJSON(d)
+	if v == nil {
+		_, err := w.WriteString("null")
+		return err
+	}
+	return writeString(w, v.(string))
+}
+
+// datetimeJSON is a datetime64 as orjson (3.8) writes numpy's: the date and
+// time without a zone, with its microseconds when there are any; NaT as
+// the epoch, as orjson writes it; nil (null) for a time Go cannot hold.
+func datetimeJSON(d h5.Datetime) any {
+	t, err := d.Time()
+	if d.Count == h5.NaT {
+		t, err = time.Unix(0, 0).UTC(), nil
+	}
+	if err != nil {
+		return nil
+	}
+	layout := "2006-01-02T15:04:05"
+	if t.Nanosecond()/1000 != 0 {
+		layout += ".000000"
+	}
+	return t.Format(layout)
 }
 
 func writeFloat(w *bufio.Writer, f float64) error {
@@ -151,8 +215,17 @@ func writeObject(w *bufio.Writer, v any) error {
 		return writeFloat(w, v)
 	case h5.Reference:
 		return writeString(w, refString(v))
+	case []h5.Reference:
+		w.WriteByte('[')
+		for k, r := range v {
+			if k > 0 {
+				w.WriteByte(',')
+			}
+			writeString(w, refString(r))
+		}
+		return w.WriteByte(']')
 	case h5.RegionReference:
-		return writeString(w, "<HDF5 region reference>")
+		return writeString(w, regionString(v))
 	case []any:
 		w.WriteByte('[')
 		for k, x := range v {
@@ -235,19 +308,24 @@ func npyDescr(dt zarrmeta.DType) string {
 	return n.String()
 }
 
-// writeNpy writes the array as a .npy file.
-func writeNpy(w http.ResponseWriter, a *h5.Array, shape []int) error {
+// writeNpy writes the array as a .npy file, of big-endian elements as
+// stored when bigEndian is set (numpy's save keeps the dtype h5py read).
+func writeNpy(w http.ResponseWriter, a *h5.Array, shape []int, bigEndian bool) error {
+	descr, data := npyDescr(a.DType), a.Data
+	if bigEndian && a.DType.Size > 1 {
+		descr, data = ">"+descr[1:], swapped(data, a.DType)
+	}
 	var head bytes.Buffer
-	if _, err := npy.WriteHeader(&head, npyDescr(a.DType), false, shape); err != nil {
+	if _, err := npy.WriteHeader(&head, descr, false, shape); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", `attachment; filename="data.npy"`)
-	w.Header().Set("Content-Length", strconv.Itoa(head.Len()+len(a.Data)))
+	w.Header().Set("Content-Length", strconv.Itoa(head.Len()+len(data)))
 	if _, err := w.Write(head.Bytes()); err != nil {
 		return err
 	}
-	_, err := w.Write(a.Data)
+	_, err := w.Write(data)
 	return err
 }
 

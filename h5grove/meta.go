@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/zarrmeta"
@@ -68,9 +69,17 @@ func metadata(ctx context.Context, req *request, e entity, children bool) (map[s
 		m["children"] = kids
 	case *h5.Datatype:
 		m["kind"], m["attributes"], m["type"] = "datatype", attrsMeta(o.Attrs()), namedTypeMeta(o)
+		if t := o.Type(); t != nil {
+			m["type"] = hdf5TypeMeta(t)
+		}
 	case *h5.Dataset:
 		m["kind"], m["attributes"] = "dataset", attrsMeta(o.Attrs())
-		m["shape"], m["type"], m["chunks"], m["filters"] = o.Shape(), datasetTypeMeta(ctx, o), o.Chunks(), filtersOf(o)
+		m["shape"], m["chunks"], m["filters"] = o.Shape(), o.Chunks(), filtersOf(o)
+		if t := o.Type(); t != nil {
+			m["type"] = hdf5TypeMeta(t)
+		} else {
+			m["type"] = datasetTypeMeta(ctx, o)
+		}
 	}
 	return m, nil
 }
@@ -80,6 +89,11 @@ func metadata(ctx context.Context, req *request, e entity, children bool) (map[s
 func attrsMeta(a h5.Attrs) []any {
 	out := []any{}
 	for _, name := range a.Names() {
+		if t := a.Type(name); t != nil {
+			shape, _ := a.Shape(name)
+			out = append(out, map[string]any{"name": name, "shape": shape, "type": hdf5TypeMeta(t)})
+			continue
+		}
 		v, err := a.Get(name)
 		if err != nil {
 			continue
@@ -96,6 +110,13 @@ func attrsMeta(a h5.Attrs) []any {
 // filtersOf lists a dataset's codecs as HDF5 filters ({id, name}), nil for
 // none; a codec HDF5 has no id for has id 0.
 func filtersOf(d *h5.Dataset) []any {
+	if p := d.Filters().Pipeline; p != nil {
+		out := make([]any, len(p))
+		for i, f := range p {
+			out[i] = map[string]any{"id": f.ID, "name": f.Name}
+		}
+		return out
+	}
 	ids := d.Codecs()
 	if len(ids) == 0 {
 		return nil
@@ -138,7 +159,7 @@ func (s *Server) attr(ctx context.Context, w http.ResponseWriter, req *request) 
 			}
 			continue
 		}
-		out[name] = jsonAttr(v)
+		out[name] = jsonTypedAttr(v, attrs.Type(name), true)
 	}
 	return writeJSON(w, out)
 }
@@ -161,7 +182,15 @@ func jsonAttrLeaf(v any) (any, bool) {
 	case h5.Reference:
 		return refString(v), true
 	case h5.RegionReference:
-		return "<HDF5 region reference>", true
+		return regionString(v), true
+	case h5.Datetime:
+		return datetimeJSON(v), true
+	case []h5.Datetime:
+		out := make([]any, len(v))
+		for i, d := range v {
+			out[i] = datetimeJSON(d)
+		}
+		return out, true
 	case []h5.Reference:
 		out := make([]string, len(v))
 		for i, r := range v {
@@ -172,7 +201,77 @@ func jsonAttrLeaf(v any) (any, bool) {
 	return v, false
 }
 
-func refString(r h5.Reference) string { return "<HDF5 object reference " + r.Path + ">" }
+// refString is what h5grove sends for an object reference: h5py's str of
+// it, which names no target.
+func refString(r h5.Reference) string {
+	if r.Path == "" {
+		return "<HDF5 object reference (null)>"
+	}
+	return "<HDF5 object reference>"
+}
+
+// jsonTypedAttr is jsonAttr of an attribute whose HDF5 type t is known
+// (nil when not): as h5py's numpy values go through orjson, a compound
+// element is the list of its members' values in order (numpy's tolist),
+// and a 4-byte float, when short is set (not in a compound, whose members
+// tolist makes Python floats), is written as the shortest decimal that
+// reads back as that float32.
+func jsonTypedAttr(v any, t *h5.Type, short bool) any {
+	for t != nil && t.Class == h5.ClassArray {
+		t = t.Base
+	}
+	if t == nil {
+		return jsonAttr(v)
+	}
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonTypedAttr(e, t, short)
+		}
+		return out
+	case map[string]any:
+		if t.Class != h5.ClassCompound {
+			break
+		}
+		out := make([]any, len(t.Members))
+		for i, m := range t.Members {
+			out[i] = jsonTypedAttr(x[m.Name], m.Type, false)
+		}
+		return out
+	case float64:
+		if short && t.Class == h5.ClassFloat && t.Size == 4 {
+			return float32JSON(x)
+		}
+	case []float64:
+		if short && t.Class == h5.ClassFloat && t.Size == 4 {
+			out := make([]any, len(x))
+			for i, f := range x {
+				out[i] = float32JSON(f)
+			}
+			return out
+		}
+	}
+	return jsonAttr(v)
+}
+
+// float32JSON is f, a float32's value, as the shortest decimal that reads
+// back as that float32 (orjson's writing of numpy's float32); nil (null)
+// for NaN and the infinities.
+func float32JSON(f float64) any {
+	if jsonFloat(f) == nil {
+		return nil
+	}
+	return json.Number(strconv.FormatFloat(f, 'g', -1, 32))
+}
+
+// regionString is what h5grove sends for a region reference (h5py's str).
+func regionString(r h5.RegionReference) string {
+	if r.Path == "" {
+		return "<HDF5 region reference (null>" // sic: h5py's text
+	}
+	return "<HDF5 region reference>"
+}
 
 // jsonFloat is f, or nil (null) where JSON has no number, as orjson writes it.
 func jsonFloat(f float64) any {

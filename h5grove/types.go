@@ -20,9 +20,10 @@ const (
 	classArray     = 10
 )
 
-// typeMeta describes a dtype as h5grove's typeMetadata does (h5py's TypeID:
-// class, dtype, size, and per class order, sign, cset, strpad, vlen, tag,
-// members, base).
+// typeMeta describes a dtype as h5grove's typeMetadata would describe the
+// HDF5 type h5py writes for it (class, dtype, size, and per class order,
+// sign, cset, strpad, vlen, tag, members, base): the description of data
+// whose format stores no HDF5 type (LINDI, Zarr; see hdf5TypeMeta).
 func typeMeta(dt zarrmeta.DType) map[string]any {
 	m := map[string]any{"dtype": dtypeName(dt), "size": dt.Size}
 	switch dt.Kind {
@@ -74,8 +75,9 @@ func typeMeta(dt zarrmeta.DType) map[string]any {
 	return m
 }
 
-// datasetTypeMeta describes a dataset's type: its dtype, told apart further
-// by what h5 knows of its strings, references and enum.
+// datasetTypeMeta describes the type of a dataset with no HDF5 type: its
+// dtype, told apart further by what h5 knows of its strings, references
+// and enum.
 func datasetTypeMeta(ctx context.Context, d *h5.Dataset) map[string]any {
 	dt := d.DType()
 	if enum := d.Enum(); enum != nil && dt.Kind != zarrmeta.KindBool {
@@ -123,8 +125,8 @@ func dtypeName(dt zarrmeta.DType) any {
 	return fields
 }
 
-// namedTypeMeta describes a committed datatype's type as h5grove does
-// (h5py's TypeID of the h5py.Datatype), its enum members included.
+// namedTypeMeta describes the type of a committed datatype with no HDF5
+// type (one a LINDI index keeps), its enum members included.
 func namedTypeMeta(t *h5.Datatype) map[string]any {
 	dt := t.DType()
 	if enum := t.Enum(); enum != nil && dt.Kind != zarrmeta.KindBool {
@@ -133,32 +135,63 @@ func namedTypeMeta(t *h5.Datatype) map[string]any {
 	return typeMeta(dt)
 }
 
-// valueTypeMeta describes the type of an attribute value as h5 gives it.
+// valueTypeMeta describes the type of an attribute with no HDF5 type by
+// its value as h5 gives it.
 func valueTypeMeta(v any) (map[string]any, error) {
 	switch v := v.(type) {
 	case nil:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case bool, []bool:
 		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindBool, Size: 1}), nil
 	case int64, []int64:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindInt, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindInt, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case uint64, []uint64:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindUint, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindUint, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case float64, []float64:
-		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8}), nil
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8, Order: zarrmeta.LittleEndian}), nil
 	case string, []string:
 		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindObject, Size: 8}), nil
 	case h5.Reference, []h5.Reference, h5.RegionReference:
 		return map[string]any{"class": classReference, "dtype": "|O", "size": 8}, nil
+	case []byte:
+		return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindVoid, Size: len(v)}), nil
+	case [][]byte:
+		if len(v) > 0 {
+			return valueTypeMeta(v[0])
+		}
+	case h5.Datetime, []h5.Datetime, h5.Timedelta, []h5.Timedelta:
+		return timeTypeMeta(v), nil
 	case map[string]any:
 		return map[string]any{"class": classCompound, "dtype": "|V", "size": 0, "members": []any{}}, nil
 	case []any:
 		if len(v) == 0 {
-			return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8}), nil
+			return typeMeta(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8, Order: zarrmeta.LittleEndian}), nil
 		}
 		return valueTypeMeta(v[0])
 	}
 	return nil, fmt.Errorf("h5grove: attribute value of type %T", v)
+}
+
+// timeTypeMeta describes the type of a datetime64 or timedelta64
+// attribute value as h5py's opaque type tagged with its dtype.
+func timeTypeMeta(v any) map[string]any {
+	dt := zarrmeta.DType{Kind: zarrmeta.KindDatetime, Order: zarrmeta.LittleEndian, Size: 8}
+	switch v := v.(type) {
+	case h5.Datetime:
+		dt.Unit = v.Unit
+	case []h5.Datetime:
+		if len(v) > 0 {
+			dt.Unit = v[0].Unit
+		}
+	case h5.Timedelta:
+		dt.Kind, dt.Unit = zarrmeta.KindTimedelta, v.Unit
+	case []h5.Timedelta:
+		dt.Kind = zarrmeta.KindTimedelta
+		if len(v) > 0 {
+			dt.Unit = v[0].Unit
+		}
+	}
+	return typeMeta(dt)
 }
 
 // valueShape is the shape of an attribute value: nil for an empty one
@@ -178,6 +211,12 @@ func valueShape(v any) []int {
 	case []string:
 		return []int{len(v)}
 	case []h5.Reference:
+		return []int{len(v)}
+	case [][]byte:
+		return []int{len(v)}
+	case []h5.Datetime:
+		return []int{len(v)}
+	case []h5.Timedelta:
 		return []int{len(v)}
 	case []any:
 		if len(v) == 0 {

@@ -284,6 +284,9 @@ type Dataset struct {
 	// dataset's elements are, as h5py's get_type().committed(); "" for a
 	// type of its own, and for formats with no committed types.
 	NamedType string
+	// Type is the elements' type as HDF5 describes it; nil for formats
+	// that store no HDF5 type.
+	Type *Type
 	// Err says why the dataset cannot be read; Storage is then nil.
 	Err error
 	// Storage gives the engine's view of the stored elements.
@@ -304,6 +307,8 @@ type Datatype struct {
 	Enum map[string]int64
 	// Err says why the type has no numpy dtype.
 	Err error
+	// Type is the type as HDF5 describes it.
+	Type *Type
 }
 
 func (*Datatype) node() {}
@@ -327,6 +332,7 @@ const (
 // Filter is one filter of an HDF5 dataset's pipeline.
 type Filter struct {
 	ID      int      // the HDF5 filter ID
+	Name    string   // the name the file gives the filter, often ""
 	Options []uint32 // the filter's client data
 }
 

@@ -23,8 +23,9 @@ func describeMore(d *driver.Dataset, hd *hdf5.Dataset) {
 		}
 	}
 	for _, f := range hd.Filters() {
-		d.Filters = append(d.Filters, driver.Filter{ID: int(f.ID), Options: f.Options})
+		d.Filters = append(d.Filters, driver.Filter{ID: int(f.ID), Name: f.Name, Options: f.Options})
 	}
+	d.Type = typeOf(hd.Datatype())
 	d.Enum = hd.Datatype().EnumValues()
 	d.Strings, d.Ref = special(hd.Datatype())
 }

@@ -111,13 +111,14 @@ func (b *builder) member(ctx context.Context, hg *hdf5.Group, name, path string)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
-		return &driver.Datatype{Attrs: attrs, DType: dt, Enum: o.Type.EnumValues(), Err: err}, nil
+		return &driver.Datatype{Attrs: attrs, DType: dt, Enum: o.Type.EnumValues(), Err: err, Type: typeOf(o.Type)}, nil
 	}
 	return nil, nil
 }
 
-// attributes converts the attributes of an HDF5 object. An attribute that
-// cannot be decoded has its error as its value. An attribute of two or more
+// attributes converts the attributes of an HDF5 object, each a
+// driver.TypedAttr of its value and HDF5 type. An attribute that cannot be
+// decoded has its error as its value. An attribute of two or more
 // dimensions becomes nested lists of its rows, as LINDI writes it.
 func attributes(ctx context.Context, o hdf5.Object) (map[string]any, error) {
 	list, err := o.Attrs(ctx)
@@ -126,20 +127,37 @@ func attributes(ctx context.Context, o hdf5.Object) (map[string]any, error) {
 	}
 	vals := make(map[string]any, len(list))
 	for _, a := range list {
-		if a.Err != nil {
-			vals[a.Name] = fmt.Errorf("%s: %w", a.Type.Class, a.Err)
-			continue
-		}
-		v := times(a.Type, value(a.Value))
-		if len(a.Shape) >= 2 {
-			if v, err = nest(v, a.Shape); err != nil {
-				vals[a.Name] = err
-				continue
-			}
-		}
-		vals[a.Name] = v
+		vals[a.Name] = driver.TypedAttr{Value: attrValue(a), Type: typeOf(a.Type), Shape: attrShape(a.Space)}
 	}
 	return vals, nil
+}
+
+// attrShape is the shape of an attribute's dataspace: nil for a null one.
+func attrShape(s hdf5.Dataspace) []int {
+	if s.Kind == hdf5.SpaceNull {
+		return nil
+	}
+	out := []int{}
+	for _, d := range s.Dims {
+		out = append(out, int(min(d, math.MaxInt32)))
+	}
+	return out
+}
+
+// attrValue is the driver's value of a, or the error why it has none.
+func attrValue(a *hdf5.Attribute) any {
+	if a.Err != nil {
+		return fmt.Errorf("%s: %w", a.Type.Class, a.Err)
+	}
+	v := times(a.Type, value(a.Value))
+	if len(a.Shape) >= 2 {
+		nested, err := nest(v, a.Shape)
+		if err != nil {
+			return err
+		}
+		return nested
+	}
+	return v
 }
 
 // nest splits the flat slice v into nested []any along all but the last of
@@ -261,8 +279,13 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 		}
 		d.DType, _ = numpyDType(hd.Datatype()) // shown when known
 		describeMore(d, hd)
-		if hd.Layout() == hdf5.LayoutVirtual {
+		switch hd.Layout() {
+		case hdf5.LayoutVirtual:
 			d.Layout = driver.Virtual
+		case hdf5.LayoutChunked:
+			for _, c := range hd.Chunks() { // shown when unreadable too, as h5py shows them
+				d.Chunks = append(d.Chunks, int(c))
+			}
 		}
 		d.Err = fmt.Errorf("%s: %w", path, err)
 		return d, nil
