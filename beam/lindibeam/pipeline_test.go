@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -447,4 +448,11 @@ func TestStatsAmend(t *testing.T) {
 			t.Errorf("column %s: %v, want %v", name, got, w)
 		}
 	}
+}
+
+// injected returns a copy of the counts of faults so far.
+func (fs *faultyServer) injected() map[string]int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return maps.Clone(fs.faults)
 }
