@@ -62,3 +62,16 @@ func TestParseShard(t *testing.T) {
 		t.Errorf("a local source in a shard: %v", err)
 	}
 }
+
+// FuzzParseShard: any --shard either fails or is a shard, 0 ≤ I < N.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"3/16", "0/1", "16/16", "-1/2", "a/b", "1/0", "", "/", "1/2/3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := parseShard(s, []string{"dandi://dandi/000409"})
+		if err == nil && s != "" && (sh.N < 1 || sh.I < 0 || sh.I >= sh.N) {
+			t.Errorf("%q: shard %v", s, sh)
+		}
+	})
+}
