@@ -20,6 +20,7 @@ func init() {
 	beam.RegisterType(reflect.TypeFor[Asset]())
 	beam.RegisterType(reflect.TypeFor[Failure]())
 	register.DoFn4x0[context.Context, string, func(string, Asset), func(Failure)](&expandFn{})
+	beam.RegisterType(reflect.TypeFor[Shard]())
 	register.Emitter2[string, Asset]()
 	register.Emitter1[Failure]()
 	register.DoFn4x0[string, func(*Asset) bool, func(Asset), func(Failure)](&uniqueFn{})
@@ -65,22 +66,65 @@ func Assets(s beam.Scope, addresses ...string) (assets, failed beam.PCollection)
 
 // ExpandAssets is Assets over a PCollection of addresses (strings).
 func ExpandAssets(s beam.Scope, addresses beam.PCollection) (assets, failed beam.PCollection) {
-	named, unlisted := beam.ParDo2(s, &expandFn{}, addresses)
+	return ExpandShard(s, Shard{}, addresses)
+}
+
+// Shard is share I of N of the DANDI assets of a job, split as
+// dandi.WithShard and lindi ls --shard split them (by a hash of the asset's
+// path, whichever dandiset, folder or asset address names it), so that N
+// jobs over one list of addresses, with shards 0/N to N-1/N, take each
+// asset once. The zero value, like 0/1, is the whole.
+type Shard struct {
+	I, N int
+}
+
+// check says whether sh is a shard.
+func (sh Shard) check() error {
+	if sh == (Shard{}) || sh.N >= 1 && sh.I >= 0 && sh.I < sh.N {
+		return nil
+	}
+	return fmt.Errorf("lindibeam: shard %d/%d: want 0 ≤ I < N", sh.I, sh.N)
+}
+
+// ExpandShard is ExpandAssets keeping only the DANDI assets of shard sh:
+// those it lists in a dandiset or folder and those named alone that fall
+// in sh. Any other source (a local path, an http(s) or s3 URL) goes to
+// failed, named, as only DANDI assets are split into shards. ExpandShard
+// panics, as Beam's transforms do, on a shard out of range.
+func ExpandShard(s beam.Scope, sh Shard, addresses beam.PCollection) (assets, failed beam.PCollection) {
+	if err := sh.check(); err != nil {
+		panic(err)
+	}
+	named, unlisted := beam.ParDo2(s, &expandFn{Shard: sh}, addresses)
 	assets, clashed := beam.ParDo2(s, &uniqueFn{}, beam.GroupByKey(s, named))
 	return assets, beam.Flatten(s, unlisted, clashed)
 }
 
 // expandFn turns an address into its assets, keyed by their names.
-type expandFn struct{}
+type expandFn struct {
+	Shard Shard
+}
 
 func (f *expandFn) ProcessElement(ctx context.Context, src string, emit func(string, Asset), failed func(Failure)) {
 	a, err := dandi.ParseAddress(src)
+	split := f.Shard.N > 1
+	if split && err != nil {
+		failed(Failure{Source: src, Error: fmt.Sprintf("lindibeam: shard %d/%d: only DANDI assets are split into shards: %v", f.Shard.I, f.Shard.N, err)})
+		return
+	}
 	if err != nil || !a.IsFolder() {
+		if split && !f.inShard(ctx, src, failed) {
+			return
+		}
 		name := assetName(src, a, err == nil)
 		emit(name, Asset{Source: src, Name: name})
 		return
 	}
-	for asset, err := range dandi.Assets(ctx, src, dandi.WithGlob("*.nwb")) {
+	opts := []dandi.Option{dandi.WithGlob("*.nwb")}
+	if split {
+		opts = append(opts, dandi.WithShard(f.Shard.I, f.Shard.N))
+	}
+	for asset, err := range dandi.Assets(ctx, src, opts...) {
 		if err != nil {
 			failed(Failure{Source: src, Error: err.Error()})
 			return
@@ -96,6 +140,21 @@ func (f *expandFn) ProcessElement(ctx context.Context, src string, emit func(str
 		}
 		emit(name, Asset{Source: asset.Address(), Name: name})
 	}
+}
+
+// inShard reports whether the DANDI asset src falls in the shard (its path
+// looked up when src names it by its ID); a lookup that fails goes to
+// failed.
+func (f *expandFn) inShard(ctx context.Context, src string, failed func(Failure)) bool {
+	in := false
+	for _, err := range dandi.Assets(ctx, src, dandi.WithShard(f.Shard.I, f.Shard.N)) {
+		if err != nil {
+			failed(Failure{Source: src, Error: err.Error()})
+			return false
+		}
+		in = true
+	}
+	return in
 }
 
 // assetName is the name of the asset at src, a DANDI address a when dandi is

@@ -3,11 +3,17 @@ package lindibeam
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/lindigo/lindi/dandi"
 	"github.com/lindigo/lindi/dandi/danditest"
 	"github.com/lindigo/lindi/index"
 )
@@ -102,5 +108,85 @@ func TestIndexDistinctNames(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, p, "sub-01/a.nwb.lindi.json")); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
+	}
+}
+
+// TestExpandShard expands a dandiset, an asset of its published version and
+// a local file in the shards of 2 and of 3: each shard holds the dandiset's
+// NWB assets dandi.WithShard (lindi ls --shard) gives it, the shards of N
+// are disjoint and make up the whole, the asset is in one shard of each N,
+// and the local file, which is not split, fails in every shard, named.
+func TestExpandShard(t *testing.T) {
+	srv := danditest.Standard(t)
+	srv.Setenv(t, "")
+	set := "dandi://" + danditest.Instance + "/" + danditest.Public
+	one := set + "@" + danditest.Published + "/" + danditest.Ecephys
+	local := "../../testdata/nwb/tables.nwb"
+	expand := func(sh Shard) (names []string, failed string) {
+		t.Helper()
+		out := fmt.Sprintf("memfs://shard/%d-%d", sh.I, sh.N)
+		p, s := beam.NewPipelineWithRoot()
+		assets, bad := ExpandShard(s, sh, beam.CreateList(s, []string{set, one, local}))
+		WriteJSONL(s, out+".assets", assets)
+		WriteJSONL(s, out+".failed", bad)
+		if err := ptest.Run(p); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(readOut(t, out+".assets"))), "\n") {
+			var a Asset
+			if l != "" && json.Unmarshal([]byte(l), &a) == nil {
+				names = append(names, a.Name)
+			}
+		}
+		return names, string(readOut(t, out+".failed"))
+	}
+	whole, _ := expand(Shard{})
+	slices.Sort(whole)
+	if len(whole) != 5 { // the draft's 3 NWB assets, the published one, the local file
+		t.Fatalf("whole: %q", whole)
+	}
+	for _, n := range []int{2, 3} {
+		var union []string
+		for i := range n {
+			names, failed := expand(Shard{I: i, N: n})
+			union = append(union, names...)
+			if strings.Count(failed, "\n") != 1 || !strings.Contains(failed, local) || !strings.Contains(failed, "only DANDI assets") {
+				t.Errorf("shard %d/%d failures:\n%s", i, n, failed)
+			}
+			var want []string
+			for a, err := range dandi.Assets(context.Background(), set, dandi.WithGlob("*.nwb"), dandi.WithShard(i, n)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !a.IsZarr() {
+					want = append(want, danditest.Public+"/draft/"+a.Path)
+				}
+			}
+			var got []string
+			for _, name := range names {
+				if strings.HasPrefix(name, danditest.Public+"/draft/") {
+					got = append(got, name)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("shard %d/%d: %q, lindi ls --shard lists %q", i, n, got, want)
+			}
+		}
+		slices.Sort(union)
+		if w := slices.DeleteFunc(slices.Clone(whole), func(s string) bool { return s == "tables.nwb" }); !slices.Equal(union, w) {
+			t.Errorf("shards of %d: %q, want %q", n, union, w)
+		}
+	}
+	_, s := beam.NewPipelineWithRoot()
+	for _, bad := range []Shard{{I: 2, N: 2}, {I: -1, N: 2}, {I: 1, N: 0}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("shard %v accepted", bad)
+				}
+			}()
+			ExpandShard(s, bad, beam.CreateList(s, []string{set}))
+		}()
 	}
 }

@@ -219,3 +219,58 @@ func TestForEachTypes(t *testing.T) {
 		t.Errorf("format parquet accepted")
 	}
 }
+
+// TestForEachBlobFaults runs a function over a stand-in dandiset whose
+// blobs are served by a server that fails the first request of every range
+// (a 503, or a body cut short), given at once, folder by folder and asset
+// by asset in reverse order: each run's rows and failures are the same
+// bytes as those of a clean run over the standard archive, whatever the
+// split (rows are sorted), and the faults were met in every run.
+func TestForEachBlobFaults(t *testing.T) {
+	dir := t.TempDir()
+	out := func(tag string) map[string]string {
+		return map[string]string{"csv": filepath.Join(dir, tag+".csv"), "jsonl": "memfs://" + tag + ".jsonl", "failed": filepath.Join(dir, tag+".failed")}
+	}
+	clean := danditest.Standard(t)
+	clean.Setenv(t, "")
+	set := "dandi://" + danditest.Instance + "/" + danditest.Public
+	runForEach(t, channelSums, out("clean"), set)
+
+	blobs := newFaultyServer(t, map[string][]byte{"a.nwb": danditest.NWB(), "b.nwb": danditest.NWB(), "c.nwb": danditest.NWB()})
+	size := int64(len(danditest.NWB()))
+	faulty := danditest.New(t, danditest.Dandiset{ID: danditest.Public, Draft: []danditest.Asset{
+		{Path: danditest.Ecephys, URL: blobs.URL + "/a.nwb", Size: size},
+		{Path: danditest.Behavior, URL: blobs.URL + "/b.nwb", Size: size},
+		{Path: danditest.Sub02, URL: blobs.URL + "/c.nwb", Size: size},
+		{Path: "README.md", Data: []byte("# 000409\n")},
+	}})
+	faulty.Setenv(t, "")
+	splits := map[string][]string{
+		"whole":   {set},
+		"folders": {set + "@draft/sub-02/", set + "@draft/sub-01/"},
+		"assets":  {set + "@draft/" + danditest.Sub02, set + "@draft/" + danditest.Behavior, set + "@draft/" + danditest.Ecephys},
+	}
+	for tag, addrs := range splits {
+		blobs.reset()
+		before := blobs.injected()
+		runForEach(t, channelSums, out(tag), addrs...)
+		if after := blobs.injected(); after["503"] == before["503"] || after["cut"] == before["cut"] {
+			t.Errorf("%s: faults %v before the run, %v after; want more of both kinds", tag, before, after)
+		}
+		for _, k := range []string{"csv", "jsonl", "failed"} {
+			if a, b := readOut(t, out(tag)[k]), readOut(t, out("clean")[k]); !bytes.Equal(a, b) {
+				t.Errorf("%s %s over faults\n%s\nclean\n%s", tag, k, a, b)
+			}
+		}
+	}
+	// The clean run itself is checked against an independent computation
+	// by TestForEachDandiset; here, that it has the two sessions' rows and
+	// the one failure.
+	if rows := readOut(t, out("clean")["csv"]); bytes.Count(rows, []byte(danditest.Public+"/draft/")) != 2*bytes.Count(rows, []byte(danditest.Ecephys)) ||
+		!bytes.Contains(rows, []byte(danditest.Sub02)) || bytes.Contains(rows, []byte(danditest.Behavior)) {
+		t.Errorf("clean rows:\n%s", rows)
+	}
+	if f := readOut(t, out("clean")["failed"]); bytes.Count(f, []byte("\n")) != 1 || !bytes.Contains(f, []byte(danditest.Behavior)) {
+		t.Errorf("clean failures:\n%s", f)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -54,8 +55,13 @@ func (r Result) entry() index.ManifestEntry {
 // IndexOptions configure Index.
 type IndexOptions struct {
 	// OutDir is the directory the outputs are written in: a local path
-	// every worker sees (a shared file system on a cluster).
+	// every worker sees (a shared file system on a cluster), or the URL of
+	// a folder of a file system registered with Beam (gs://BUCKET/DIR,
+	// s3://BUCKET/DIR, memfs://DIR).
 	OutDir string
+	// Shard, when set, keeps only the DANDI assets of one shard (see
+	// ExpandShard).
+	Shard Shard
 	// Index is the options of each index.
 	Index index.Config
 	// InFlight bounds the HTTP requests in flight per worker process
@@ -70,15 +76,18 @@ type IndexOptions struct {
 // ExpandAssets takes them: local paths, http(s) or s3 URLs, DANDI assets, or
 // a dandiset or folder of one, which stands for its HDF5 NWB assets) into
 // OutDir, one OutDir/NAME.lindi.json per asset (NAME its Asset.Name, so
-// that distinct sources never share an output), written atomically under
-// that fixed name so that a retried bundle rewrites the same file (and
-// leaves it as it was when only the creation date would change). It
+// that distinct sources never share an output), written whole or not at
+// all under that fixed name, so that a retried bundle rewrites the same
+// file: locally to a temporary file renamed into place (left as it was
+// when only the creation date would change), created 0666 less the umask;
+// in an object store uploaded whole (WriteOutput). It
 // returns the results of the assets written and, as a side output, those
 // that failed (a dandiset that cannot be listed, sources that would share
-// a name): a failure is reported, not a crash of the job.
+// a name): a failure is reported, not a crash of the job. Index panics on
+// an opts.Shard out of range.
 func Index(s beam.Scope, opts IndexOptions, srcs beam.PCollection) (written, failed beam.PCollection) {
 	s = s.Scope("lindi.Index")
-	assets, unlisted := ExpandAssets(s, srcs)
+	assets, unlisted := ExpandShard(s, opts.Shard, srcs)
 	written, failed = beam.ParDo2(s, &indexFn{OutDir: opts.OutDir, Config: opts.Index, InFlight: opts.InFlight, Concurrency: opts.Concurrency}, beam.Reshuffle(s, assets))
 	return written, beam.Flatten(s, beam.ParDo(s, failedResult, unlisted), failed)
 }
@@ -90,6 +99,15 @@ func failedResult(f Failure) Result { return Result{Source: f.Source, Error: f.E
 // gives the output of the asset named name (Asset.Name).
 func OutputName(name string) string {
 	return filepath.FromSlash(name) + ".lindi.json"
+}
+
+// outputPath is where Index writes the output of the asset named name in
+// dir, a local directory or the URL of one.
+func outputPath(dir, name string) string {
+	if isLocal(dir) {
+		return filepath.Join(dir, OutputName(name))
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + name + ".lindi.json"
 }
 
 // indexFn indexes one file; its exported fields travel to the workers.
@@ -106,7 +124,7 @@ var (
 )
 
 func (f *indexFn) ProcessElement(ctx context.Context, a Asset, written, failed func(Result)) {
-	r := Result{Source: a.Source, Output: filepath.Join(f.OutDir, OutputName(a.Name))}
+	r := Result{Source: a.Source, Output: outputPath(f.OutDir, a.Name)}
 	if err := f.index(ctx, a.Source, r.Output); err != nil {
 		r.Error = err.Error()
 		indexFailed.Inc(ctx, 1)
@@ -122,15 +140,34 @@ func (f *indexFn) index(ctx context.Context, src, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o777); err != nil {
-		return err
-	}
 	n, err := hostConcurrency(f.Concurrency)
 	if err != nil {
 		return err
 	}
 	opts = append(opts, index.WithSourceOptions(source.WithClient(workerClient(f.InFlight)), source.WithConcurrency(n)))
-	return index.WriteFile(ctx, src, out, opts...)
+	if isLocal(out) {
+		if err := os.MkdirAll(filepath.Dir(out), 0o777); err != nil {
+			return err
+		}
+		return index.WriteFile(ctx, src, out, opts...)
+	}
+	// Another file system: index to a local temporary, then upload it
+	// whole. The refs name src as given when a URL, by its absolute path
+	// when local.
+	tmp, err := os.MkdirTemp("", "lindibeam-index-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	staged := filepath.Join(tmp, path.Base(out))
+	if err := index.WriteFile(ctx, src, staged, opts...); err != nil {
+		return err
+	}
+	doc, err := os.ReadFile(staged)
+	if err != nil {
+		return err
+	}
+	return WriteOutput(ctx, out, doc)
 }
 
 // WriteManifest writes the results to name (a local path, or a gs://, s3://

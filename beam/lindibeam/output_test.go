@@ -97,3 +97,40 @@ func TestLockManifest(t *testing.T) {
 		t.Errorf("unlock left the lock")
 	}
 }
+
+// TestIndexOutputs indexes local files into a local directory (under umask
+// 022) and into a memfs:// folder: each output is written, named in the
+// manifest by its place on that file system, with the same refs on both;
+// the local ones are 0644 and no temporary is left beside them.
+func TestIndexOutputs(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	srcs := []string{"../../testdata/nwb/tables.nwb", "../../testdata/conformance/fixture.h5"}
+	dir := t.TempDir()
+	local := filepath.Join(dir, "idx")
+	runIndex(t, srcs, local, "memfs://outputs/local-manifest.jsonl")
+	runIndex(t, srcs, "memfs://outputs/idx/", filepath.Join(dir, "mem-manifest.jsonl"))
+	for _, name := range []string{"tables.nwb.lindi.json", "fixture.h5.lindi.json"} {
+		a, err := os.ReadFile(filepath.Join(local, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := readOut(t, "memfs://outputs/idx/"+name)
+		if !jsonEqual(t, refsOf(t, a), refsOf(t, b)) {
+			t.Errorf("%s: the refs written locally and on memfs differ", name)
+		}
+		if st, err := os.Stat(filepath.Join(local, name)); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: %v, want mode 0644", name, err)
+		}
+	}
+	if entries, _ := os.ReadDir(local); len(entries) != 2 {
+		t.Errorf("%d files in the output directory, want the 2 outputs", len(entries))
+	}
+	m := string(readOut(t, filepath.Join(dir, "mem-manifest.jsonl")))
+	if strings.Count(m, `"output":"memfs://outputs/idx/`) != 2 || strings.Contains(m, `"error":"`) {
+		t.Errorf("manifest of the memfs run:\n%s", m)
+	}
+	if m := string(readOut(t, "memfs://outputs/local-manifest.jsonl")); strings.Count(m, `"output":"`+local) != 2 {
+		t.Errorf("manifest of the local run:\n%s", m)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -405,8 +406,9 @@ func TestStatsPipeline(t *testing.T) {
 	}
 }
 
-// TestStatsAmend writes the statistics into an amendment of the NWB file and
-// reads them back with package nwb.
+// TestStatsAmend writes the statistics into an amendment of the NWB file,
+// locally and on memfs://, and reads them back with package nwb; the
+// statistics written on memfs are those written locally.
 func TestStatsAmend(t *testing.T) {
 	dir := t.TempDir()
 	amend := filepath.Join(dir, "tables.stats.lindi.tar")
@@ -415,8 +417,30 @@ func TestStatsAmend(t *testing.T) {
 	for range 2 { // the second run replaces the first amendment
 		runStats(t, DatasetJob{Source: src, Dataset: "acquisition/ElectricalSeries/data", GroupBytes: 2000, Out: out, Amend: amend})
 	}
+	memOut, memAmend := "memfs://stats/stats.json", "memfs://stats/tables.stats.lindi.tar"
+	p, s := beam.NewPipelineWithRoot()
+	DatasetStats(s, DatasetJob{Source: src, Dataset: "acquisition/ElectricalSeries/data", GroupBytes: 2000, Out: memOut, Amend: memAmend})
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := readOut(t, out), readOut(t, memOut); !bytes.Equal(a, b) {
+		t.Errorf("statistics on memfs\n%s\nlocally\n%s", b, a)
+	}
+	fromMem := filepath.Join(dir, "from-memfs.lindi.tar")
+	if err := os.WriteFile(fromMem, readOut(t, memAmend), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{amend, fromMem} {
+		checkAmendment(t, src, name)
+	}
+}
+
+// checkAmendment checks the statistics table of the amendment name of src
+// against a single-process computation.
+func checkAmendment(t *testing.T, src, name string) {
+	t.Helper()
 	ctx := context.Background()
-	f, err := nwb.Open(ctx, amend)
+	f, err := nwb.Open(ctx, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +450,7 @@ func TestStatsAmend(t *testing.T) {
 		t.Fatal(err)
 	}
 	if tab.Len() != 4 || !slices.Equal(tab.Columns(), []string{"count", "mean", "std", "min", "max"}) {
-		t.Fatalf("table of %d rows, columns %v", tab.Len(), tab.Columns())
+		t.Fatalf("%s: table of %d rows, columns %v", name, tab.Len(), tab.Columns())
 	}
 	counts, means, stds, mins, maxs := singleProcess(t, src, "acquisition/ElectricalSeries/data", "")
 	want := map[string][]float64{"mean": means, "std": stds, "min": mins, "max": maxs}
@@ -434,17 +458,24 @@ func TestStatsAmend(t *testing.T) {
 	for _, n := range counts {
 		want["count"] = append(want["count"], float64(n))
 	}
-	for name, w := range want {
-		col, err := tab.Column(name)
+	for col, w := range want {
+		c, err := tab.Column(col)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := h5.Read[float64](ctx, col.Data(), nil)
+		got, err := h5.Read[float64](ctx, c.Data(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got.Data, w) {
-			t.Errorf("column %s: %v, want %v", name, got, w)
+			t.Errorf("%s: column %s: %v, want %v", name, col, got, w)
 		}
 	}
+}
+
+// injected returns a copy of the counts of faults so far.
+func (fs *faultyServer) injected() map[string]int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return maps.Clone(fs.faults)
 }

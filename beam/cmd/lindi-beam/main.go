@@ -3,8 +3,8 @@
 // through their job services, with Beam's own flags (--runner, --endpoint,
 // --environment_type, --environment_config, --job_name, …).
 //
-//	lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
-//	lindi-beam stats --out OUT.csv --series PATH [--window T0:T1] [--group-bytes N] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+//	lindi-beam index --out DIR [--manifest FILE] [--shard I/N] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+//	lindi-beam stats --out OUT.csv --series PATH [--window T0:T1] [--shard I/N] [--group-bytes N] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
 //	lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE DATASET [SELECTION]
 //
 // A SOURCE is a local path, an http(s)/s3 URL, a DANDI asset, or a
@@ -15,7 +15,13 @@
 // base name; sources that would share a NAME are refused), the same document
 // as lindi index writes, and with --manifest one JSON line per source:
 // {"source", "output", "error"}. Failed sources are named on stderr, and it
-// exits 1 when any failed, after all the others were written.
+// exits 1 when any failed, after all the others were written. DIR may be a
+// local directory or a gs://, s3:// URL.
+//
+// --shard I/N takes only the I-th of N shares of the DANDI assets the
+// sources name, split by path as lindi ls --shard and dandi.WithShard split
+// them, so that N jobs take each asset once; its sources must be DANDI
+// addresses.
 //
 // stats with --series writes, for each asset, the statistics of the
 // TimeSeries PATH over the time window (seconds of the file's time base,
@@ -28,8 +34,10 @@
 // --amend also writes them into an amendment of the NWB file SOURCE as the
 // table processing/statistics/channel_stats.
 //
-// Outputs may be local paths or gs://, s3:// URLs (on a cluster, paths every
-// worker sees). Flags come before the positional arguments.
+// Outputs (--out, --manifest, --amend) may be local paths (on a cluster,
+// paths every worker sees) or gs://, s3:// URLs, written whole or not at
+// all, readable by others (0666 less the umask). Flags come before the
+// positional arguments.
 package main
 
 import (
@@ -52,13 +60,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/lindigo/lindi/beam/lindibeam"
+	"github.com/lindigo/lindi/dandi"
 	"github.com/lindigo/lindi/index"
 	"github.com/lindigo/lindi/io/source"
 )
 
 const usage = `usage:
-  lindi-beam index --out DIR [--manifest FILE] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
-  lindi-beam stats --out OUT.csv --series PATH [--window T0:T1] [--group-bytes N] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+  lindi-beam index --out DIR [--manifest FILE] [--shard I/N] [--all-chunks] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
+  lindi-beam stats --out OUT.csv --series PATH [--window T0:T1] [--shard I/N] [--group-bytes N] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE...
   lindi-beam stats --out OUT.json [--group-bytes N] [--amend OUT.lindi.tar] [--in-flight N] [--concurrency N|auto] [beam flags] SOURCE DATASET [SELECTION]
 SOURCE: a local path, an http(s) or s3 URL, a DANDI asset, or a dandiset or folder of one.
 Outputs: local paths or gs://, s3:// URLs. Without --runner the job runs in this process (prism).
@@ -68,13 +77,14 @@ Outputs: local paths or gs://, s3:// URLs. Without --runner the job runs in this
 var lindiFlags = flag.NewFlagSet("lindi-beam", flag.ContinueOnError)
 
 var (
-	out         = lindiFlags.String("out", "", "index: the output directory; stats: the output CSV (with --series) or JSON file")
+	out         = lindiFlags.String("out", "", "index: the output directory; stats: the output CSV (with --series) or JSON file (local paths or gs://, s3:// URLs)")
 	manifest    = lindiFlags.String("manifest", "", "index: write a JSON line per source to `FILE`")
 	allChunks   = lindiFlags.Bool("all-chunks", false, "index: list every chunk instead of linking datasets of more than 1000 chunks to the HDF5 file")
 	series      = lindiFlags.String("series", "", "stats: the `PATH` of a TimeSeries in each source (acquisition/ElectricalSeries)")
 	window      = lindiFlags.String("window", "", "stats --series: the time window `T0:T1` (seconds of the file's time base; 0:10s, 500ms:1.5s, :1min)")
 	groupBytes  = lindiFlags.Int64("group-bytes", lindibeam.DefaultGroupBytes, "stats: stored bytes of the chunk groups a worker reads at once")
 	amend       = lindiFlags.String("amend", "", "stats without --series: also write the statistics into `OUT.lindi.tar`, a new amendment of the NWB file SOURCE")
+	shard       = lindiFlags.String("shard", "", "index, stats --series: take only the `I/N`-th share of the DANDI assets, split as lindi ls --shard splits them (0 ≤ I < N)")
 	inFlight    = lindiFlags.Int("in-flight", lindibeam.DefaultInFlight, "HTTP requests in flight per worker process")
 	concurrency = lindiFlags.String("concurrency", "", "byte-range requests in flight per host, under --in-flight: a number, or auto to adapt to what the server takes (default $"+source.ConcurrencyEnv+" on the workers, else auto)")
 )
@@ -165,6 +175,10 @@ func runIndex(ctx context.Context, srcs []string) error {
 	if err := checkConcurrency(); err != nil {
 		return err
 	}
+	sh, err := parseShard(*shard, srcs)
+	if err != nil {
+		return err
+	}
 	name := *manifest
 	if name == "" {
 		// The failures are named on stderr from a manifest of our own.
@@ -184,6 +198,7 @@ func runIndex(ctx context.Context, srcs []string) error {
 	p, s := beam.NewPipelineWithRoot()
 	written, failed := lindibeam.Index(s, lindibeam.IndexOptions{
 		OutDir:      *out,
+		Shard:       sh,
 		Index:       index.Config{AllChunks: *allChunks, Tool: "lindi-beam"},
 		InFlight:    *inFlight,
 		Concurrency: *concurrency,
@@ -240,6 +255,8 @@ func runStats(ctx context.Context, args []string) error {
 		return runSeriesStats(ctx, args)
 	case *window != "":
 		return usageError("--window needs --series")
+	case *shard != "":
+		return usageError("--shard is for index and stats --series")
 	case len(args) < 2 || len(args) > 3:
 		return usageError("stats takes SOURCE DATASET [SELECTION], or --series PATH and SOURCE...")
 	}
@@ -265,6 +282,10 @@ func runSeriesStats(ctx context.Context, srcs []string) error {
 	if err := checkConcurrency(); err != nil {
 		return err
 	}
+	sh, err := parseShard(*shard, srcs)
+	if err != nil {
+		return err
+	}
 	job := lindibeam.StatsJob{Series: *series, GroupBytes: *groupBytes, InFlight: *inFlight, Concurrency: *concurrency}
 	if *window != "" {
 		var err error
@@ -279,7 +300,7 @@ func runSeriesStats(ctx context.Context, srcs []string) error {
 	defer os.RemoveAll(dir)
 	failures := filepath.Join(dir, "failed.jsonl")
 	p, s := beam.NewPipelineWithRoot()
-	assets, unlisted := lindibeam.Assets(s, srcs...)
+	assets, unlisted := lindibeam.ExpandShard(s, sh, beam.CreateList(s, srcs))
 	rows, failed := lindibeam.Stats(s, job, assets)
 	lindibeam.WriteStats(s, *out, rows)
 	lindibeam.WriteJSONL(s, failures, beam.Flatten(s, unlisted, failed))
@@ -294,6 +315,26 @@ func runSeriesStats(ctx context.Context, srcs []string) error {
 		return fmt.Errorf("%d sources failed; the others are in %s", n, *out)
 	}
 	return nil
+}
+
+// parseShard reads --shard's I/N ("" for the whole) and checks that every
+// source is a DANDI address, the only ones split into shards.
+func parseShard(s string, srcs []string) (lindibeam.Shard, error) {
+	if s == "" {
+		return lindibeam.Shard{}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return lindibeam.Shard{}, usageError(fmt.Sprintf("--shard %q: want I/N with 0 ≤ I < N, such as 3/16", s))
+	}
+	for _, src := range srcs {
+		if _, err := dandi.ParseAddress(src); err != nil {
+			return lindibeam.Shard{}, usageError(fmt.Sprintf("--shard splits DANDI assets, not %s", src))
+		}
+	}
+	return lindibeam.Shard{I: i, N: n}, nil
 }
 
 // parseWindow reads T0:T1, times in seconds or with a unit (ms, s, min, h);

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lindigo/lindi/beam/lindibeam"
 )
 
 func TestParseWindow(t *testing.T) {
@@ -41,4 +43,35 @@ func TestUsage(t *testing.T) {
 	if strings.Count(u, "  -series") != 1 {
 		t.Errorf("-series shown twice")
 	}
+}
+
+func TestParseShard(t *testing.T) {
+	set := "dandi://dandi/000409"
+	if sh, err := parseShard("3/16", []string{set, set + "@draft/sub-01/"}); err != nil || sh != (lindibeam.Shard{I: 3, N: 16}) {
+		t.Errorf("3/16: %v %v", sh, err)
+	}
+	if sh, err := parseShard("", []string{"local.nwb"}); err != nil || sh != (lindibeam.Shard{}) {
+		t.Errorf("no shard: %v %v", sh, err)
+	}
+	for _, bad := range []string{"3", "16/16", "-1/2", "a/b", "1/0"} {
+		if _, err := parseShard(bad, []string{set}); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := parseShard("0/2", []string{set, "local.nwb"}); err == nil || !strings.Contains(err.Error(), "local.nwb") {
+		t.Errorf("a local source in a shard: %v", err)
+	}
+}
+
+// FuzzParseShard: any --shard either fails or is a shard, 0 ≤ I < N.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"3/16", "0/1", "16/16", "-1/2", "a/b", "1/0", "", "/", "1/2/3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := parseShard(s, []string{"dandi://dandi/000409"})
+		if err == nil && s != "" && (sh.N < 1 || sh.I < 0 || sh.I >= sh.N) {
+			t.Errorf("%q: shard %v", s, sh)
+		}
+	})
 }
