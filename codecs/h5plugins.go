@@ -35,22 +35,27 @@ func bshufDefaultBlock(itemsize int) int {
 type bitshuffleCodec struct{ itemsize, blocksize int }
 
 func newBitshuffle(config []byte) (Codec, error) {
-	const id = "imagecodecs_bitshuffle"
-	p, err := parseParams(id, config)
+	itemsize, blocksize, err := bitshuffleParams("imagecodecs_bitshuffle", config, true)
 	if err != nil {
 		return nil, err
 	}
-	c := bitshuffleCodec{}
-	if c.itemsize, err = p.int("itemsize", 1); err != nil {
-		return nil, err
+	return bitshuffleCodec{itemsize, blocksize}, nil
+}
+
+// bitshuffleParams reads and checks the itemsize (default 1) and, where the
+// codec has one, the blocksize (default 0) of a bitshuffle configuration.
+func bitshuffleParams(id string, config []byte, blocks bool) (itemsize, blocksize int, err error) {
+	p, err := parseParams(id, config)
+	if err == nil {
+		itemsize, err = p.int("itemsize", 1)
 	}
-	if c.blocksize, err = p.int("blocksize", 0); err != nil {
-		return nil, err
+	if err == nil && blocks {
+		blocksize, err = p.int("blocksize", 0)
 	}
-	if err := checkBitshuffle(id, c.itemsize, c.blocksize); err != nil {
-		return nil, err
+	if err == nil {
+		err = checkBitshuffle(id, itemsize, blocksize)
 	}
-	return c, nil
+	return itemsize, blocksize, err
 }
 
 func checkBitshuffle(id string, itemsize, blocksize int) error {
@@ -101,19 +106,11 @@ func (c bitshuffleCodec) Decode(dst, src []byte, limit int) ([]byte, error) {
 type bitshuffleLZ4Codec struct{ itemsize int }
 
 func newBitshuffleLZ4(config []byte) (Codec, error) {
-	const id = "hdf5_bitshuffle_lz4"
-	p, err := parseParams(id, config)
+	itemsize, _, err := bitshuffleParams("hdf5_bitshuffle_lz4", config, false)
 	if err != nil {
 		return nil, err
 	}
-	c := bitshuffleLZ4Codec{}
-	if c.itemsize, err = p.int("itemsize", 1); err != nil {
-		return nil, err
-	}
-	if err := checkBitshuffle(id, c.itemsize, 0); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return bitshuffleLZ4Codec{itemsize}, nil
 }
 
 func (c bitshuffleLZ4Codec) Decode(dst, src []byte, limit int) ([]byte, error) {

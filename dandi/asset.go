@@ -75,11 +75,30 @@ func (a Asset) IsZarr() bool {
 	return a.Zarr != "" || a.EncodingFormat == "application/x-zarr"
 }
 
-// page is one page of a listing, as the API gives it.
-type page struct {
-	Count   *int        `json:"count"`
-	Next    *string     `json:"next"`
-	Results []listEntry `json:"results"`
+// page is one page of a listing of T, as the API gives it.
+type page[T any] struct {
+	Count   *int    `json:"count"`
+	Next    *string `json:"next"`
+	Results []T     `json:"results"`
+}
+
+// decodeListing decodes a page of a listing of what and checks the shape
+// every listing has: a count, not negative, and results; check checks each
+// result.
+func decodeListing[T any](b []byte, what string, check func(T) error) (*page[T], error) {
+	var p page[T]
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrResponse, what, err)
+	}
+	if p.Count == nil || p.Results == nil || *p.Count < 0 {
+		return nil, fmt.Errorf("%w: %s without count or results", ErrResponse, what)
+	}
+	for _, r := range p.Results {
+		if err := check(r); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrResponse, what, err)
+		}
+	}
+	return &p, nil
 }
 
 type listEntry struct {
@@ -92,27 +111,20 @@ type listEntry struct {
 	Modified time.Time `json:"modified"`
 }
 
-// decodePage decodes a listing page and checks its shape.
-func decodePage(b []byte) (*page, error) {
-	var p page
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, fmt.Errorf("%w: asset list: %v", ErrResponse, err)
-	}
-	if p.Count == nil || p.Results == nil {
-		return nil, fmt.Errorf("%w: asset list without count or results", ErrResponse)
-	}
-	for _, r := range p.Results {
+// decodePage decodes a page of the asset listing and checks its shape.
+func decodePage(b []byte) (*page[listEntry], error) {
+	return decodeListing(b, "asset list", func(r listEntry) error {
 		if err := checkAssetID(r.AssetID); err != nil {
-			return nil, fmt.Errorf("%w: asset list: %v", ErrResponse, err)
+			return err
 		}
 		if err := checkPath(r.Path); err != nil || r.Path == "" || strings.HasSuffix(r.Path, "/") {
-			return nil, fmt.Errorf("%w: asset list: asset %s has path %q", ErrResponse, r.AssetID, r.Path)
+			return fmt.Errorf("asset %s has path %q", r.AssetID, r.Path)
 		}
 		if r.Size < 0 || (r.Blob == nil) == (r.Zarr == nil) {
-			return nil, fmt.Errorf("%w: asset list: asset %s: negative size, or not one of blob and zarr", ErrResponse, r.AssetID)
+			return fmt.Errorf("asset %s: negative size, or not one of blob and zarr", r.AssetID)
 		}
-	}
-	return &p, nil
+		return nil
+	})
 }
 
 func (e listEntry) asset(a Address) Asset {

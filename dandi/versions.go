@@ -2,7 +2,6 @@ package dandi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -75,13 +74,6 @@ func (c *config) explainDandiset(ctx context.Context, a Address, err error) erro
 	return c.explain(ctx, a, err)
 }
 
-// versionsPage is a page of the versions listing, as the API gives it.
-type versionsPage struct {
-	Count   *int           `json:"count"`
-	Next    *string        `json:"next"`
-	Results []versionEntry `json:"results"`
-}
-
 type versionEntry struct {
 	Version    string    `json:"version"`
 	Name       string    `json:"name"`
@@ -95,21 +87,14 @@ type versionEntry struct {
 // decodeVersions decodes a page of the versions listing and checks its
 // shape: every version "draft" or a published version's ID, no negative
 // count or size.
-func decodeVersions(b []byte) (*versionsPage, error) {
-	var p versionsPage
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, fmt.Errorf("%w: versions: %v", ErrResponse, err)
-	}
-	if p.Count == nil || p.Results == nil || *p.Count < 0 {
-		return nil, fmt.Errorf("%w: versions without count or results", ErrResponse)
-	}
-	for _, v := range p.Results {
+func decodeVersions(b []byte) (*page[versionEntry], error) {
+	return decodeListing(b, "versions", func(v versionEntry) error {
 		if !isVersion(v.Version) {
-			return nil, fmt.Errorf("%w: versions: %q is not a version", ErrResponse, v.Version)
+			return fmt.Errorf("%q is not a version", v.Version)
 		}
 		if v.AssetCount < 0 || v.Size < 0 {
-			return nil, fmt.Errorf("%w: versions: version %s has a negative asset count or size", ErrResponse, v.Version)
+			return fmt.Errorf("version %s has a negative asset count or size", v.Version)
 		}
-	}
-	return &p, nil
+		return nil
+	})
 }

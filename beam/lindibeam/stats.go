@@ -274,43 +274,39 @@ func reducerOf(dt zarrmeta.DType) reducer {
 	}
 	switch (key{dt.Kind, dt.Size}) {
 	case key{zarrmeta.KindInt, 1}:
-		return reduceInts[int8]
+		return reduceWith(IntPartial[int8])
 	case key{zarrmeta.KindInt, 2}:
-		return reduceInts[int16]
+		return reduceWith(IntPartial[int16])
 	case key{zarrmeta.KindInt, 4}:
-		return reduceInts[int32]
+		return reduceWith(IntPartial[int32])
 	case key{zarrmeta.KindInt, 8}:
-		return reduceInts[int64]
+		return reduceWith(IntPartial[int64])
 	case key{zarrmeta.KindUint, 1}:
-		return reduceInts[uint8]
+		return reduceWith(IntPartial[uint8])
 	case key{zarrmeta.KindUint, 2}:
-		return reduceInts[uint16]
+		return reduceWith(IntPartial[uint16])
 	case key{zarrmeta.KindUint, 4}:
-		return reduceInts[uint32]
+		return reduceWith(IntPartial[uint32])
 	case key{zarrmeta.KindUint, 8}:
-		return reduceInts[uint64]
+		return reduceWith(IntPartial[uint64])
 	case key{zarrmeta.KindFloat, 4}:
-		return reduceFloats[float32]
+		return reduceWith(FloatPartial[float32])
 	case key{zarrmeta.KindFloat, 8}:
-		return reduceFloats[float64]
+		return reduceWith(FloatPartial[float64])
 	}
 	return nil
 }
 
-func reduceInts[T Integer](ctx context.Context, d *h5.Dataset, s selection.Selection, l Layout, sc *scratch) (Partial, error) {
-	v, err := readScratch[T](ctx, d, s, l, sc)
-	if err != nil {
-		return Partial{}, err
+// reduceWith is the reducer that reads a selection as T into a worker's
+// scratch memory and reduces it with partial.
+func reduceWith[T Integer | float32 | float64](partial func([]T, Layout) (Partial, error)) reducer {
+	return func(ctx context.Context, d *h5.Dataset, s selection.Selection, l Layout, sc *scratch) (Partial, error) {
+		v, err := readScratch[T](ctx, d, s, l, sc)
+		if err != nil {
+			return Partial{}, err
+		}
+		return partial(v, l)
 	}
-	return IntPartial(v, l)
-}
-
-func reduceFloats[T float32 | float64](ctx context.Context, d *h5.Dataset, s selection.Selection, l Layout, sc *scratch) (Partial, error) {
-	v, err := readScratch[T](ctx, d, s, l, sc)
-	if err != nil {
-		return Partial{}, err
-	}
-	return FloatPartial(v, l)
 }
 
 // scratch is a worker's memory for the blocks it reads: one allocation,

@@ -61,26 +61,16 @@ func (f *Fetcher) layout(ranges []Range, total int64) (sizing, []*block) {
 }
 
 // width is how many reads of ranges may run at once: the fetcher's
-// concurrency, bounded by the largest limit of their sources' hosts when
-// every source has one.
+// concurrency, bounded by the limit of the first range's host when it has
+// one (a batch's ranges are of one file, or of one store's chunks on one
+// host).
 func (f *Fetcher) width(ranges []Range) int {
-	w := 0
-	var last source.Source
-	for i, r := range ranges {
-		if i > 0 && reflect.TypeOf(r.Src).Comparable() && r.Src == last {
-			continue
+	if len(ranges) > 0 {
+		if c := source.Concurrency(ranges[0].Src); c > 0 {
+			return min(c, f.concurrency)
 		}
-		last = r.Src
-		c := source.Concurrency(r.Src)
-		if c <= 0 {
-			return f.concurrency
-		}
-		w = max(w, c)
 	}
-	if w == 0 {
-		return f.concurrency
-	}
-	return min(w, f.concurrency)
+	return f.concurrency
 }
 
 // reads counts the reads of blocks split in parts of at most part bytes.

@@ -1,7 +1,6 @@
 package source
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 // and resolves its URL through the configured resolver (DANDI by default).
 type HTTP struct {
 	url   string // as given: requests go there
+	host  string // url's
 	name  string // url without its password: errors and Name say this
 	cfg   *config
 	stats Counters
@@ -56,7 +56,7 @@ func newHTTP(rawURL string, c *config) (*HTTP, error) {
 	if u.Host == "" {
 		return nil, fmt.Errorf("source: %s: URL has no host", u.Redacted())
 	}
-	h := &HTTP{url: rawURL, name: u.Redacted(), cfg: c}
+	h := &HTTP{url: rawURL, host: u.Host, name: u.Redacted(), cfg: c}
 	h.size.Store(-1)
 	h.res.init(rawURL, c)
 	return h, nil
@@ -546,19 +546,19 @@ func (r *resolution) init(u string, c *config) {
 func (r *resolution) active() bool { return r.resolve != nil }
 
 // Concurrency reports how many requests may run at once now against the
-// host s's requests go to: its adaptive limit, or the fixed one.
+// host s's requests go to (the resolved URL's, once resolved): its adaptive
+// limit, or the fixed one.
 func (s *HTTP) Concurrency() int {
-	u := s.url
+	host := s.host
 	if s.res.active() {
 		s.res.mu.Lock()
-		u = cmp.Or(s.res.target, u)
+		target := s.res.target
 		s.res.mu.Unlock()
+		if u, err := url.Parse(target); err == nil && target != "" {
+			host = u.Host
+		}
 	}
-	pu, err := url.Parse(u)
-	if err != nil {
-		return 0
-	}
-	return limiterFor(pu.Host, s.cfg.concurrency).Limit()
+	return limiterFor(host, s.cfg.concurrency).Limit()
 }
 
 // renewMargin is how long before a presigned URL expires it is renewed.
