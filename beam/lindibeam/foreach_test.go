@@ -174,8 +174,8 @@ func TestForEachFaults(t *testing.T) {
 	}
 	runForEach(t, datasetRows, out("remote"), srv.URL+"/tables.nwb", srv.URL+"/broken.nwb", srv.URL+"/missing.nwb")
 	runForEach(t, datasetRows, out("local"), "../../testdata/nwb/tables.nwb")
-	if srv.faults["503"] == 0 || srv.faults["cut"] == 0 {
-		t.Errorf("faults injected: %v; want both kinds", srv.faults)
+	if f := srv.injected(); f["503"] == 0 || f["cut"] == 0 {
+		t.Errorf("faults injected: %v; want both kinds", f)
 	}
 	if a, b := readOut(t, out("remote")["csv"]), readOut(t, out("local")["csv"]); !bytes.Equal(a, b) {
 		t.Errorf("rows over faults\n%s\nlocal\n%s", a, b)

@@ -202,8 +202,8 @@ func TestIndexPipeline(t *testing.T) {
 	out, manifest := filepath.Join(dir, "out"), filepath.Join(dir, "manifest.jsonl")
 	runIndex(t, srcs, out, manifest)
 
-	if srv.faults["503"] == 0 || srv.faults["cut"] == 0 {
-		t.Errorf("faults injected: %v; want both kinds", srv.faults)
+	if f := srv.injected(); f["503"] == 0 || f["cut"] == 0 {
+		t.Errorf("faults injected: %v; want both kinds", f)
 	}
 	if srv.maxIn > 3 {
 		t.Errorf("%d requests in flight, bound 3", srv.maxIn)
@@ -401,8 +401,8 @@ func TestStatsPipeline(t *testing.T) {
 			t.Errorf("%s[%s]: %d columns, want %d", c.dataset, c.sel, len(st.Count), len(counts))
 		}
 	}
-	if srv.faults["503"] == 0 || srv.faults["cut"] == 0 {
-		t.Errorf("faults injected: %v; want both kinds", srv.faults)
+	if f := srv.injected(); f["503"] == 0 || f["cut"] == 0 {
+		t.Errorf("faults injected: %v; want both kinds", f)
 	}
 }
 

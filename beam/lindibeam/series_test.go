@@ -98,7 +98,7 @@ func TestStatsSeries(t *testing.T) {
 			}
 		}
 	}
-	if srv.faults["503"] == 0 || srv.faults["cut"] == 0 {
-		t.Errorf("faults injected: %v; want both kinds", srv.faults)
+	if f := srv.injected(); f["503"] == 0 || f["cut"] == 0 {
+		t.Errorf("faults injected: %v; want both kinds", f)
 	}
 }

@@ -2,6 +2,7 @@ package netsim
 
 import (
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -65,4 +66,35 @@ func (l *Listener) Accept() (net.Conn, error) {
 		}
 		return c, nil
 	}
+}
+
+// BacklogDrops reports whether this system drops the connection attempts
+// beyond a listener's backlog, as Linux does: it fills a listener of
+// backlog 1 that never accepts and sees whether a connection attempt then
+// waits. Where it does not (some sandboxes' network stacks queue every
+// attempt), a Listener's backlog overloads nothing.
+func BacklogDrops() (bool, error) {
+	l, err := listenBacklog(1)
+	if err != nil {
+		return false, err
+	}
+	defer l.Close()
+	const attempts = 8
+	d := net.Dialer{Timeout: 300 * time.Millisecond}
+	var waited atomic.Bool
+	var wg sync.WaitGroup
+	for range attempts {
+		wg.Go(func() {
+			c, err := d.Dial("tcp", l.Addr().String())
+			if err != nil {
+				if ne, ok := err.(net.Error); ok && ne.Timeout() {
+					waited.Store(true)
+				}
+				return
+			}
+			c.Close()
+		})
+	}
+	wg.Wait()
+	return waited.Load(), nil
 }

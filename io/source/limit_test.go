@@ -255,6 +255,9 @@ func TestLimiterBacklogServer(t *testing.T) {
 	// Growing half again past the start without a back-off would be
 	// growing blind to the dropped attempts.
 	if s.Highest > AutoInitialConcurrency*3/2 && (s.Backoffs == 0 || len(seen) == 0 || !strings.Contains(seen[0].Why, "connection setup") || seen[0].Host != host) {
+		if drops, err := netsim.BacklogDrops(); err == nil && !drops {
+			t.Skipf("this system queues connection attempts beyond a listen backlog, so nothing was dropped to back off from (the limit grew to %d)", s.Highest)
+		}
 		t.Fatalf("the limit grew to %d with no back-off for stalled connection setup: %+v, seen %+v", s.Highest, s, seen)
 	}
 	if s.Limit >= AutoMaxConcurrency {
