@@ -39,14 +39,13 @@ func parseDeflate(id string, config []byte) deflateParams {
 func newZlib(config []byte) (Codec, error) { return zlibCodec{parseDeflate("zlib", config)}, nil }
 func newGzip(config []byte) (Codec, error) { return gzipCodec{parseDeflate("gzip", config)}, nil }
 
-// Encode writes a zlib stream with the standard library's compress/zlib.
-// klauspost/compress is faster at equal levels but compresses noisy int16
-// samples less (level 4: 1.33× against 1.49×), and at equal ratio it is the
-// slower one (its 1.33× at 92 MB/s a core, the standard library's 1.35× at
-// level 1 at 134 MB/s): see BenchmarkZlib in internal/compress. On the
-// ephys-like samples lindi-bench put writes, klauspost's levels 1 to 5
-// compress 1.01 to 1.05× where the standard library's level 4 gives 1.385×
-// at 63 MB/s a core (Python's zlib, C: 1.361× at 29 MB/s).
+// Encode writes a zlib stream: levels 4 to 6 (and the default, -1) with
+// klauspost/compress's lazy matcher, which compresses as well as zlib does
+// there at 1.3 to 5 times the standard library's speed (on the ephys-like
+// samples lindi-bench put writes, 1.389× at 80 MB/s a core against the
+// standard library's 1.385× at 40 to 54 MB/s and C zlib's 1.362× at
+// 29 MB/s), the other levels with the standard library's compress/zlib;
+// see compress.Zlib and BenchmarkDeflateCorpora in internal/compress.
 func (c zlibCodec) Encode(dst, src []byte, _ int) ([]byte, error) {
 	return deflateEncode("zlib", c.deflateParams, compress.Zlib, dst, src)
 }
