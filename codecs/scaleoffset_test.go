@@ -3,6 +3,7 @@ package codecs
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -233,6 +234,26 @@ func soEncode(t numType, src []byte) []byte {
 	return soChunk(uint32(minbits), lo, offs...)
 }
 
+// fuzzClientData builds the codec of 20 client data values read from b, as
+// an HDF5 file may hold them, and decodes src with it when they make one.
+func fuzzClientData(t *testing.T, b, src []byte) {
+	cd := make([]uint32, 20)
+	for i := range cd {
+		cd[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	cfg, err := HDF5Filter(6, cd, 4)
+	if err == nil {
+		var c Codec
+		if c, err = Builtin().NewCodec(cfg); err == nil {
+			checkDecode(t, c, src, fuzzLimit)
+			return
+		}
+	}
+	if !errors.Is(err, ErrConfig) {
+		t.Fatalf("client data %v: error %v does not wrap ErrConfig", cd, err)
+	}
+}
+
 func less(t numType, a, b uint64) bool {
 	if t.kind == 'i' {
 		return int64(a) < int64(b)
@@ -241,8 +262,9 @@ func less(t numType, a, b uint64) bool {
 }
 
 // FuzzScaleOffset checks the decoder's contract on any chunk, for integer
-// and float configurations with and without a fill value, and that
-// integers encoded as the library encodes them decode back exactly.
+// and float configurations with and without a fill value and for any
+// client data, and that integers encoded as the library encodes them decode
+// back exactly.
 func FuzzScaleOffset(f *testing.F) {
 	configs := []string{soConfig("<i4", 2, 0, 16, nil), soConfig(">u2", 2, 0, 33, 5), soConfig("|i1", 2, 0, 7, nil),
 		soConfig("<u8", 2, 0, 9, nil), soConfig("<f4", 0, 3, 16, 0), soConfig(">f8", 0, 2, 5, nil)}
@@ -253,9 +275,17 @@ func FuzzScaleOffset(f *testing.F) {
 	f.Add(soChunk(3, 0, 1, 2, 3, 4, 5, 6, 7), byte(4), signal(64))
 	f.Add(soChunk(0, 9), byte(1), []byte{1, 1, 1})
 	f.Add(append(soChunk(64, 0), signal(72)...), byte(8), signal(80))
+	var cd []byte // float32, D-scale 2, 8 elements, fill 0
+	for _, v := range soClientData(0, 2, 8, 1, 4, 0, 0, 1, 0) {
+		cd = binary.LittleEndian.AppendUint32(cd, v)
+	}
+	f.Add(soChunk(5, uint64(math.Float32bits(1.5)), 1, 2, 3, 4, 31, 0, 7, 9), byte(3), cd)
 	f.Fuzz(func(t *testing.T, src []byte, size byte, plain []byte) {
 		for _, c := range cs {
 			checkDecode(t, c, src, fuzzLimit)
+		}
+		if len(plain) >= 80 {
+			fuzzClientData(t, plain[:80], src)
 		}
 		kinds := map[byte]string{1: "|i1", 2: ">u2", 4: "<i4", 8: "<u8"}
 		dtype, ok := kinds[size]
