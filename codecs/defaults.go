@@ -23,6 +23,7 @@ func NewRegistry() *Registry {
 	r.codec("imagecodecs_lz4h5", func([]byte) (Codec, error) { return lz4H5Codec{}, nil })
 	r.codec("imagecodecs_bitshuffle", newBitshuffle)
 	r.codec("hdf5_bitshuffle_lz4", newBitshuffleLZ4)
+	r.codec("hdf5_scaleoffset", newScaleOffset)
 	r.codec("blosc", newBlosc)
 	r.codec("shuffle", newShuffle)
 	r.codec("delta", newDelta)

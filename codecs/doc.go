@@ -15,6 +15,9 @@
 //
 // HDF5 datasets name their filters by number: [HDF5Filter] turns a filter
 // id and its client data into the configuration of the codec that undoes it.
+// The filters numcodecs has no codec for are registered under ids of their
+// own: hdf5_bitshuffle_lz4 (bitshuffle with LZ4) and hdf5_scaleoffset (the
+// HDF5 library's scale-offset filter, its client data named).
 //
 // Fixed-size data decodes through [Codec], whose Decode appends into a caller
 // buffer and is told the most bytes it may produce, so that a decompression

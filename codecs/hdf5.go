@@ -14,10 +14,11 @@ import (
 // The filters with a codec are deflate (1, zlib), shuffle (2), fletcher32
 // (3), LZF (32000), blosc (32001), HDF5-LZ4 (32004, imagecodecs_lz4h5),
 // bitshuffle (32008: imagecodecs_bitshuffle, or hdf5_bitshuffle_lz4 with its
-// LZ4) and zstd (32015). Any other id, szip (4),
-// nbit (5) and scaleoffset (6) included, is an error wrapping
-// ErrUnknownCodec that names the filter; a shuffle without a positive
-// element size wraps ErrConfig.
+// LZ4), zstd (32015) and scale-offset (6, hdf5_scaleoffset, which needs the
+// 20 client data values the HDF5 library stores). Any other id, szip (4)
+// and nbit (5) included, is an error wrapping ErrUnknownCodec that names
+// the filter; a shuffle without a positive element size, and client data
+// a filter cannot use, wrap ErrConfig.
 func HDF5Filter(id uint16, clientData []uint32, elemSize int) (config []byte, err error) {
 	var cfg map[string]any
 	switch id {
@@ -48,6 +49,8 @@ func HDF5Filter(id uint16, clientData []uint32, elemSize int) (config []byte, er
 		cfg = map[string]any{"id": "imagecodecs_lz4h5"}
 	case 32008:
 		return bitshuffleFilter(clientData, elemSize)
+	case 6:
+		return scaleOffsetFilter(clientData)
 	default:
 		return nil, fmt.Errorf("%w: HDF5 filter %d%s", ErrUnknownCodec, id, hdf5FilterName(id))
 	}
@@ -62,8 +65,6 @@ func hdf5FilterName(id uint16) string {
 		return " (szip)"
 	case 5:
 		return " (nbit)"
-	case 6:
-		return " (scaleoffset)"
 	}
 	return ""
 }
@@ -96,4 +97,49 @@ func bitshuffleFilter(cd []uint32, elemSize int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: HDF5 filter 32008 (bitshuffle) with compression %d (3 is zstd)", ErrUnknownCodec, compression)
 	}
 	return json.Marshal(cfg)
+}
+
+// scaleOffsetFilter names the client data the HDF5 library stores for the
+// scale-offset filter: the scale type and factor, the elements of a chunk,
+// the type's class (0 integer, 1 float), size, sign (0 unsigned, 1 two's
+// complement) and byte order (0 little-endian, 1 big-endian), whether a
+// fill value is defined, and from value 8 on the fill value's bits, 32 of
+// them per value from the least significant.
+func scaleOffsetFilter(cd []uint32) ([]byte, error) {
+	const id = "hdf5_scaleoffset"
+	if len(cd) != 20 {
+		return nil, errConfig(id, "HDF5 scale-offset filter with %d client data values, want 20", len(cd))
+	}
+	class, size, sign, order := cd[3], cd[4], cd[5], cd[6]
+	var kind byte
+	switch {
+	case class == 0 && sign == 0:
+		kind = 'u'
+	case class == 0 && sign == 1:
+		kind = 'i'
+	case class == 1:
+		kind = 'f'
+	default:
+		return nil, errConfig(id, "HDF5 scale-offset filter of type class %d, sign %d", class, sign)
+	}
+	if order > 1 || size == 0 || size > 8 {
+		return nil, errConfig(id, "HDF5 scale-offset filter of %d-byte elements in byte order %d", size, order)
+	}
+	dtype := fmt.Sprintf("%c%c%d", "<>"[order], kind, size)
+	if size == 1 {
+		dtype = fmt.Sprintf("|%c1", kind)
+	}
+	cfg := map[string]any{"id": id, "dtype": dtype, "scale_type": cd[0], "scale_factor": int32(cd[1]), "count": cd[2]}
+	switch cd[7] {
+	case 0:
+	case 1:
+		fill := uint64(cd[8]) | uint64(cd[9])<<32
+		if size < 8 {
+			fill &= 1<<(8*size) - 1
+		}
+		cfg["fill"] = fill
+	default:
+		return nil, errConfig(id, "HDF5 scale-offset filter with fill value flag %d", cd[7])
+	}
+	return configJSON(cfg), nil // "<i4" unescaped
 }

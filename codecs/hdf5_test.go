@@ -27,7 +27,7 @@ func TestHDF5Filter(t *testing.T) {
 		{"zstd", 32015, []uint32{3}, 4, `{"id":"zstd"}`, nil, ""},
 		{"szip", 4, []uint32{141, 32, 2, 1024}, 2, "", ErrUnknownCodec, "HDF5 filter 4 (szip)"},
 		{"nbit", 5, nil, 2, "", ErrUnknownCodec, "HDF5 filter 5 (nbit)"},
-		{"scaleoffset", 6, nil, 2, "", ErrUnknownCodec, "HDF5 filter 6 (scaleoffset)"},
+		{"scaleoffset without its client data", 6, nil, 2, "", ErrConfig, "0 client data values"},
 		{"unregistered", 0, nil, 2, "", ErrUnknownCodec, "HDF5 filter 0"},
 		{"unknown plugin", 32013, nil, 2, "", ErrUnknownCodec, "HDF5 filter 32013"},
 		{"lz4", 32004, []uint32{0}, 2, `{"id":"imagecodecs_lz4h5"}`, nil, ""},

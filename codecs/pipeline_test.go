@@ -119,7 +119,7 @@ func TestRegistry(t *testing.T) {
 	})
 	t.Run("every built-in is registered", func(t *testing.T) {
 		want := []string{"adler32", "astype", "bitround", "blosc", "bz2", "categorize", "crc32", "crc32c",
-			"delta", "fixedscaleoffset", "fletcher32", "gzip", "hdf5_bitshuffle_lz4", "imagecodecs_bitshuffle",
+			"delta", "fixedscaleoffset", "fletcher32", "gzip", "hdf5_bitshuffle_lz4", "hdf5_scaleoffset", "imagecodecs_bitshuffle",
 			"imagecodecs_lz4h5", "json", "json2", "lz4", "lzf", "packbits", "pickle",
 			"quantize", "shuffle", "vlen-array", "vlen-bytes", "vlen-utf8", "zlib", "zstd"}
 		if got := Builtin().IDs(); fmt.Sprint(got) != fmt.Sprint(want) {

@@ -169,7 +169,7 @@ func (ds *Dataset) Chunks() []uint64 {
 // built with the file's registry (WithCodecs): what decodes a chunk that
 // went through every filter. It is empty for a dataset without filters;
 // its IDs name the codecs. It fails with ErrUnsupported naming a filter
-// the registry cannot decode (szip, nbit, scaleoffset, unknown IDs).
+// the registry cannot decode (szip, nbit, unknown IDs).
 func (ds *Dataset) Pipeline() (*codecs.Pipeline, error) {
 	p, err := ds.pipes.get(0)
 	if err != nil {

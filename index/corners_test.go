@@ -20,7 +20,7 @@ import (
 
 // cornerFamilies are the fixtures of testdata/corners (gen.py): HDF5 corners
 // h5py reads, each with h5py's reading beside it.
-var cornerFamilies = []string{"null", "padded", "arrayfields", "committed", "opaque", "cattrs", "vlencompound", "tagged", "filters"}
+var cornerFamilies = []string{"null", "padded", "arrayfields", "committed", "opaque", "cattrs", "vlencompound", "tagged", "filters", "scaleoffset"}
 
 // TestCorners reads every object and attribute of each family as h5py
 // reads it, from the HDF5 file and from its index.

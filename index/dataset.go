@@ -83,7 +83,7 @@ func (d *dsIndex) build(ctx context.Context) error {
 		ok, err := d.inline(ctx, t)
 		if errors.Is(err, hdf5.ErrUnsupported) {
 			// Data this reader cannot read (a virtual dataset, external
-			// storage, a scaleoffset filter): h5py reads it through the link.
+			// storage): h5py reads it through the link.
 			return d.external(ctx, false)
 		}
 		if err != nil || ok {

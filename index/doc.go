@@ -24,9 +24,9 @@
 //
 // Where lindi would fail or write what does not read back, the index writes
 // what reads correctly: a dataset whose filters have no
-// numcodecs equivalent (lzf, szip, …), whose chunks skip filters, whose
-// type lindi cannot inline, or whose data this reader cannot read (virtual
-// datasets, external raw data, scaleoffset) becomes an _EXTERNAL_ARRAY_LINK
+// numcodecs equivalent (lzf, szip, scale-offset, …), whose chunks skip
+// filters, whose type lindi cannot inline, or whose data this reader cannot
+// read (virtual datasets, external raw data) becomes an _EXTERNAL_ARRAY_LINK
 // instead of an error; h5py's complex numbers become zarr's complex dtypes
 // (lindi refuses them); opaque data and h5py's datetime64/timedelta64
 // (opaque types tagged "NUMPY:<M8[s]") keep their numpy dtype (|V n, <M8[s])

@@ -83,14 +83,16 @@ func TestCornersGolden(t *testing.T) {
 
 // TestCornersInfoCat: info and cat work on every dataset of the families of
 // issue 39 (compounds with variable-length members, opaque types h5py tagged
-// with a numpy dtype, the bitshuffle and LZ4 filters), from the HDF5 file and
-// from its index, and the tagged opaque types read as h5py reads them.
+// with a numpy dtype, the bitshuffle, LZ4 and scale-offset filters), from the
+// HDF5 file and from its index, and the tagged opaque types read as h5py
+// reads them.
 func TestCornersInfoCat(t *testing.T) {
 	dir := t.TempDir()
 	sets := map[string][]string{
 		"vlencompound": {"alone", "mixed", "arrays", "padded", "chunked", "scalar", "unwritten"},
 		"tagged":       {"s21", "i4", "s4_scalar"},
 		"filters":      {"bitshuffle_i2", "bitshuffle_lz4_f4", "bitshuffle_blocks_u8", "lz4_i2", "lz4_blocks_u8", "lz4_shuffle"},
+		"scaleoffset":  {"int8_auto", "uint64_be", "int16_fill", "float32_d3", "float64_nofill", "int16_linked", "float32_linked"},
 	}
 	for fam, names := range sets {
 		b, err := os.ReadFile(filepath.Join("../../testdata/corners", fam+".h5"))

@@ -8,7 +8,11 @@ members that are arrays), committed.h5 (committed datatypes), opaque.h5 (opaque 
 h5py's NUMPY: tags), cattrs.h5 (compound attributes), vlencompound.h5 (compounds with
 variable-length string members: alone, in arrays, with padding, chunked, unwritten), tagged.h5
 (opaque types h5py tags with a numpy dtype: NUMPY:|S21 and others), filters.h5 (the HDF5
-filters bitshuffle 32008, with and without its LZ4, and LZ4 32004).
+filters bitshuffle 32008, with and without its LZ4, and LZ4 32004), scaleoffset.h5 (the HDF5
+scale-offset filter 6: integers of every size, signed and unsigned, little- and big-endian, with
+minimum bits computed or given; floats with D-scale; chunks of equal values, with and without
+a defined fill value, the fill value among the data, values that need every bit, partial edge
+chunks, two dimensions, after deflate).
 
 FILE.json is what h5py reads, object by object (path → record):
   group:    {"kind": "group", "attrs": {...}}
@@ -23,6 +27,7 @@ datetime64/timedelta64 as their int64 count, references as the target's path, co
 lists of their fields in order. A dataset h5py's high-level read refuses has its
 "h5py_error" and the value its low-level read gives.
 """
+import ctypes
 import json
 import sys
 import numpy as np
@@ -168,9 +173,79 @@ def filters_family(f):
     f["lz4_i2"].attrs["units"] = "uV"
 
 
+def scaleoffset_family(f):
+    rng = np.random.default_rng(6)
+    i8 = rng.integers(-50, 70, 50).astype("i1")
+    u2 = (rng.integers(0, 40, 45) + 1000).astype("<u2")
+    i4 = rng.integers(-3000, 3000, (13, 7)).astype("<i4")
+    i8l = (rng.integers(-2**40, 2**40, 70)).astype("<i8")
+    u8 = (np.uint64(2**64 - 5000) + rng.integers(0, 4000, 37).astype("<u8")).astype("<u8")
+    f4 = (rng.standard_normal(101) * 40).astype("<f4")
+    f8 = rng.standard_normal((9, 11)) * 1e3
+    so = lambda name, data, **kw: f.create_dataset(name, data=data, **kw)
+    so("int8_auto", i8, chunks=(16,), scaleoffset=0)
+    so("int8_bits8", i8, chunks=(16,), scaleoffset=8)  # as many bits as the type: not filtered
+    so("int8_full", np.array([-128, 127, 0, 5, -1], dtype="i1"), chunks=(5,), scaleoffset=0)
+    so("uint8_bits3", np.arange(30, dtype="u1") % 9 + 200, chunks=(7,), scaleoffset=3)
+    so("uint16_auto", u2, chunks=(10,), scaleoffset=0)
+    so("uint16_bits5", u2, chunks=(10,), scaleoffset=5)  # the range needs 6: lossy, as h5py reads it
+    so("uint16_be", u2.astype(">u2"), chunks=(10,), scaleoffset=0)
+    so("int32_2d", i4, chunks=(5, 4), scaleoffset=0)
+    so("int32_be_2d", i4.astype(">i4"), chunks=(4, 3), scaleoffset=0)
+    so("int32_gzip", i4, chunks=(6, 7), scaleoffset=0, compression="gzip", shuffle=True)
+    so("int64_auto", i8l, chunks=(16,), scaleoffset=0)
+    so("int64_bits44", i8l, chunks=(16,), scaleoffset=44)
+    so("int64_be", i8l.astype(">i8"), chunks=(16,), scaleoffset=0)
+    so("uint64_auto", u8, chunks=(10,), scaleoffset=0)
+    so("uint64_full", np.array([0, 2**64 - 1, 12, 2**63], dtype="<u8"), chunks=(3,), scaleoffset=0)
+    so("uint64_be", u8.astype(">u8"), chunks=(10,), scaleoffset=0)
+    so("int16_equal", np.full(24, -300, dtype="<i2"), chunks=(8,), scaleoffset=0)
+    fillv = np.where(np.arange(40) % 3 == 0, -7, np.arange(40) * 11 - 200).astype("<i2")
+    so("int16_fill", fillv, chunks=(12,), scaleoffset=0, fillvalue=-7)
+    so("int16_fill_bits4", fillv, chunks=(12,), scaleoffset=4, fillvalue=-7)
+    so("uint32_fill", np.array([9, 9, 3, 4, 9, 10, 2**32 - 2], dtype="<u4"), chunks=(4,), scaleoffset=0, fillvalue=9)
+    so("float32_d3", f4, chunks=(25,), scaleoffset=3)
+    so("float32_d0", f4, chunks=(25,), scaleoffset=0)
+    so("float32_be_d2", f4.astype(">f4"), chunks=(30,), scaleoffset=2)
+    so("float32_full", np.array([0, 1e9, -3.25, 7], dtype="<f4"), chunks=(4,), scaleoffset=2)
+    so("float32_fill", np.array([1.5, 1.50001, 2, 3.75, 1.5, -4], dtype="<f4"), chunks=(4,), scaleoffset=2, fillvalue=1.5)
+    so("float32_nanfill", f4[:20], chunks=(8,), scaleoffset=1, fillvalue=np.nan)
+    so("float64_d5", f8, chunks=(4, 5), scaleoffset=5)
+    so("float64_be_d1", f8.astype(">f8"), chunks=(4, 4), scaleoffset=1)
+    so("float64_small", np.array([1e-9, -2e-7, 0.5, 3e-6, 0, 0.25], dtype="<f8"), chunks=(6,), scaleoffset=4)
+    so("int16_be_full", np.array([-32768, 32767, 1], dtype=">i2"), chunks=(3,), scaleoffset=0)
+    so("float64_be_full", np.array([0, 1e18, -1.5], dtype=">f8"), chunks=(3,), scaleoffset=2)
+    so("float64_equal", np.full((3, 4), 2.5), chunks=(3, 4), scaleoffset=3)
+    # Past the index's inline size: the index links these to the HDF5 file.
+    so("int16_linked", rng.integers(-900, 900, 2500).astype("<i2"), chunks=(400,), scaleoffset=0)
+    so("float32_linked", (rng.standard_normal((40, 30)) * 9).astype("<f4"), chunks=(16, 16), scaleoffset=2)
+    # Chunks of equal values without a defined fill value: minbits 0, no values stored.
+    undefined_fill(f, "int32_nofill", np.array([5] * 8 + list(range(12)), dtype="<i4"), (8,), h5py.h5z.SO_INT, 0)
+    undefined_fill(f, "uint64_nofill", np.full(10, 2**64 - 3, dtype="<u8"), (4,), h5py.h5z.SO_INT, 0)
+    undefined_fill(f, "float64_nofill", np.array([0.125] * 6 + [1, 2, 3], dtype="<f8"), (6,), h5py.h5z.SO_FLOAT_DSCALE, 2)
+    undefined_fill(f, "float32_nofill", np.array([0.1] * 4 + [-1, 0, 1], dtype="<f4"), (4,), h5py.h5z.SO_FLOAT_DSCALE, 3)
+    f["int32_2d"].attrs["units"] = "counts"
+
+
+def undefined_fill(f, name, data, chunks, scale_type, factor):
+    """Writes a scale-offset dataset whose fill value is undefined, which h5py cannot ask
+    for: H5Pset_fill_value with no value, through the HDF5 library h5py loaded."""
+    lib = ctypes.CDLL("libhdf5_serial.so.103")
+    lib.H5Pset_fill_value.argtypes = [ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p]
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk(chunks)
+    dcpl.set_scaleoffset(scale_type, factor)
+    tid = h5py.h5t.py_create(data.dtype)
+    if lib.H5Pset_fill_value(dcpl.id, tid.id, None) < 0 or dcpl.fill_value_defined() != h5py.h5d.FILL_VALUE_UNDEFINED:
+        raise RuntimeError("could not undefine the fill value")
+    ds = h5py.h5d.create(f.id, name.encode(), tid, h5py.h5s.create_simple(data.shape), dcpl=dcpl)
+    ds.write(h5py.h5s.ALL, h5py.h5s.ALL, data)
+
+
 FAMILIES = [("null", null_family), ("padded", padded_family), ("arrayfields", arrayfields_family),
             ("committed", committed_family), ("opaque", opaque_family), ("cattrs", cattrs_family),
-            ("vlencompound", vlencompound_family), ("tagged", tagged_family), ("filters", filters_family)]
+            ("vlencompound", vlencompound_family), ("tagged", tagged_family), ("filters", filters_family),
+            ("scaleoffset", scaleoffset_family)]
 
 
 def descr(dt):

@@ -98,7 +98,7 @@ func decodeFilter(d *fileio.Decoder, version uint8) Filter {
 // filter, from the table beside the codec registrations (codecs.HDF5Filter).
 // elemSize is the dataset's element size in bytes, used by shuffle when the
 // filter's client data does not give it. Filters without a codec (szip,
-// nbit, scaleoffset, unknown IDs) fail with ErrUnsupported naming the filter.
+// nbit, unknown IDs) fail with ErrUnsupported naming the filter.
 func (f Filter) Codec(elemSize int) ([]byte, error) {
 	cfg, err := codecs.HDF5Filter(f.ID, f.ClientData, elemSize)
 	if errors.Is(err, codecs.ErrUnknownCodec) {

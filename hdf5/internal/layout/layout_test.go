@@ -178,7 +178,8 @@ func TestFilterCodec(t *testing.T) {
 		{Filter{ID: FilterZstd}, `{"id":"zstd"}`, ""},
 		{Filter{ID: FilterSzip}, "", "filter 4 (szip)"},
 		{Filter{ID: FilterNbit}, "", "filter 5 (nbit)"},
-		{Filter{ID: FilterScaleOffset}, "", "filter 6 (scaleoffset)"},
+		{Filter{ID: FilterScaleOffset, ClientData: []uint32{2, 0, 5, 0, 4, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+			`{"count":5,"dtype":"<i4","fill":0,"id":"hdf5_scaleoffset","scale_factor":0,"scale_type":2}`, ""},
 		{Filter{ID: 307, Name: "bzip2"}, "", "filter 307 (bzip2)"},
 		{Filter{ID: 40000}, "", "filter 40000 (unnamed)"},
 	}
