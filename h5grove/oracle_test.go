@@ -54,7 +54,6 @@ var oracleExcluded = map[string]string{
 	"conformance/fixture*.h5 /data?path=%2Fmisc%2Fbig_endian_*":              bigEndianJSON,
 	"conformance/fixture*.h5 /data?flatten=true&path=%2Fmisc%2Fbig_endian_*": bigEndianJSON,
 	"parity/features.h5 /stats?path=%2Fcomplex*":                             "h5grove's stats of complex data drop the imaginary parts and mix orders: no meaning",
-	"parity/broken.h5 /*?*path=%2Fvirtual*":                                  "the hdf5 package does not read virtual datasets (left out)",
 }
 
 const bigEndianJSON = "h5grove's orjson (3.8) writes a big-endian array's bytes as little-endian numbers: wrong values"

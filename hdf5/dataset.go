@@ -28,8 +28,8 @@ type Dataset struct {
 	filters   []layout.Filter
 	pipes     *pipelines   // built on first use
 	loc       *locatorMemo // the Locator, once made
-	// err says why the raw data cannot be read (a virtual layout, external
-	// storage): the metadata is there, the Locator fails with err.
+	// err says why the raw data cannot be read (an unknown layout version,
+	// external storage): the metadata is there, the Locator fails with err.
 	err error
 }
 
@@ -70,8 +70,8 @@ func (ds *Dataset) load(ctx context.Context, h *objectHeader) error {
 	}
 	m, _ = h.first(msgLayout)
 	if ds.layout, err = layout.Parse(m.body, sizes); errors.Is(err, ErrUnsupported) {
-		// A virtual dataset's metadata is readable, its data is not.
-		ds.layout, ds.err = &layout.Layout{Class: layout.Virtual}, err
+		// The dataset's metadata is readable, its data is not.
+		ds.layout, ds.err = &layout.Layout{Class: layout.Class(0xff)}, err
 	} else if err != nil {
 		return err
 	}
@@ -93,9 +93,10 @@ func (ds *Dataset) load(ctx context.Context, h *objectHeader) error {
 	return nil
 }
 
-// Err reports why the dataset's raw data cannot be read (a virtual layout,
-// data in external files; both ErrUnsupported), or nil. Its metadata and
-// attributes read all the same; its Locator fails with this error.
+// Err reports why the dataset's raw data cannot be read (a layout message
+// of an unknown version, data in external files; both ErrUnsupported), or
+// nil. Its metadata and attributes read all the same; its Locator fails
+// with this error. A virtual dataset's data is read through its Mappings.
 func (ds *Dataset) Err() error { return ds.err }
 
 // loadFill reads the fill value: the new message wins over the old one.

@@ -13,8 +13,9 @@ import (
 // Layout is how a dataset's raw data is stored.
 type Layout uint8
 
-// Storage layouts, numbered as in the layout message. Virtual datasets
-// are not read: their Err and Locator report ErrUnsupported.
+// Storage layouts, numbered as in the layout message. A virtual dataset
+// has no Locator (ErrUnsupported): its elements are those of other
+// datasets, which its Mappings name.
 const (
 	LayoutCompact    Layout = 0 // in the object header
 	LayoutContiguous Layout = 1 // one block of the file
@@ -108,6 +109,8 @@ func (ds *Dataset) newLocator(ctx context.Context) (*Locator, error) {
 		err = l.initContiguous()
 	case layout.Chunked:
 		err = l.initChunked(ctx)
+	case layout.Virtual:
+		err = fmt.Errorf("%w: a virtual dataset has no chunks: its elements are read through its mappings", ErrUnsupported)
 	default:
 		err = fmt.Errorf("%w: %s layout", ErrUnsupported, l.class)
 	}

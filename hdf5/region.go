@@ -19,16 +19,34 @@ const (
 )
 
 // RegionRef is a decoded dataset region reference: the dataset (its header
-// address and path, as ObjectRef) and the elements selected in it.
+// address and path, as ObjectRef) and the elements selected in it (a
+// regular hyperslab expanded into its blocks).
 type RegionRef struct {
 	ObjectRef
+	Selection
+}
+
+// Selection is a dataspace selection as HDF5 serialises it, in region
+// references and in the mappings of virtual datasets.
+type Selection struct {
 	Kind RegionKind
-	// Points lists the coordinates of each selected point (RegionPoints).
+	// Points lists the coordinates of each selected point (RegionPoints),
+	// in their order.
 	Points [][]uint64
 	// Blocks lists the hyperslab blocks (RegionBlocks): each is its first
-	// and last coordinates, inclusive, in HDF5's order (a regular
-	// hyperslab is expanded into its blocks).
+	// and last coordinates, inclusive, in HDF5's order. It is nil for a
+	// regular hyperslab outside a RegionRef, which Regular describes.
 	Blocks [][2][]uint64
+	// Regular describes a regular hyperslab (RegionBlocks), nil for a
+	// list of blocks.
+	Regular *Hyperslab
+}
+
+// Hyperslab is a regular hyperslab: per dimension, Count blocks of Block
+// elements, the first at Start, each Stride after the last. A Count or
+// Block may be Unlimited (virtual dataset mappings).
+type Hyperslab struct {
+	Start, Stride, Count, Block []uint64
 }
 
 // maxRegionItems bounds the points or blocks one region reference may list
@@ -68,36 +86,49 @@ func (f *File) decodeRegions(ctx context.Context, t *Datatype, n int, elem func(
 }
 
 // parseRegion decodes a heap object of a region reference: the dataset's
-// header address, then its selection serialised as H5S encodes it
-// (hyperslab versions 1 to 3, point versions 1 and 2, all, none).
+// header address, then its selection (see parseSelection), a regular
+// hyperslab expanded into its blocks.
 func (f *File) parseRegion(ctx context.Context, b []byte) (RegionRef, error) {
 	d := fileio.NewDecoder(b, f.r.Sizes())
 	var r RegionRef
 	r.Addr = d.Offset()
-	r.Kind = RegionKind(d.Uint32())
-	version := d.Uint32()
-	if err := d.Err(); err != nil {
-		return r, err
-	}
-	var err error
-	switch r.Kind {
-	case RegionNone, RegionAll:
-		d.Skip(8) // reserved, length
-	case RegionPoints:
-		r.Points, err = parsePoints(d, version)
-	case RegionBlocks:
-		r.Blocks, err = parseBlocks(d, version)
-	default:
-		return r, fmt.Errorf("%w: selection type %d", ErrFormat, r.Kind)
-	}
-	if err == nil {
-		err = d.Err()
+	sel, err := parseSelection(d)
+	if err == nil && sel.Regular != nil {
+		sel.Blocks, err = sel.Regular.blocks()
 	}
 	if err != nil {
 		return r, err
 	}
+	r.Selection = sel
 	r.Path, err = f.PathOf(ctx, r.Addr)
 	return r, err
+}
+
+// parseSelection decodes a selection serialised as H5S encodes it: its
+// type and version, then hyperslab versions 1 to 3, point versions 1 and
+// 2, all or none.
+func parseSelection(d *fileio.Decoder) (Selection, error) {
+	var s Selection
+	s.Kind = RegionKind(d.Uint32())
+	version := d.Uint32()
+	if err := d.Err(); err != nil {
+		return s, err
+	}
+	var err error
+	switch s.Kind {
+	case RegionNone, RegionAll:
+		d.Skip(8) // reserved, length
+	case RegionPoints:
+		s.Points, err = parsePoints(d, version)
+	case RegionBlocks:
+		s.Blocks, s.Regular, err = parseBlocks(d, version)
+	default:
+		return s, fmt.Errorf("%w: selection type %d", ErrFormat, s.Kind)
+	}
+	if err == nil {
+		err = d.Err()
+	}
+	return s, err
 }
 
 // uintReader reads the unsigned integers of a selection of the encoding
@@ -165,21 +196,24 @@ func parsePoints(d *fileio.Decoder, version uint32) ([][]uint64, error) {
 	return out, nil
 }
 
-func parseBlocks(d *fileio.Decoder, version uint32) ([][2][]uint64, error) {
+// parseBlocks reads a hyperslab selection: a list of blocks, or a regular
+// hyperslab.
+func parseBlocks(d *fileio.Decoder, version uint32) ([][2][]uint64, *Hyperslab, error) {
 	width, rank, flags, err := selectionHeader(d, version, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	next, err := uintReader(d, width)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if flags&1 != 0 { // regular: start, stride, count, block per dimension
-		return regularBlocks(next, rank, d)
+		h, err := parseRegular(d, next, width, rank)
+		return nil, h, err
 	}
 	n := next()
 	if n > maxRegionItems || n*2*uint64(rank)*uint64(width) > uint64(d.Len()) {
-		return nil, fmt.Errorf("%w: %d blocks of rank %d in %d bytes", ErrFormat, n, rank, d.Len())
+		return nil, nil, fmt.Errorf("%w: %d blocks of rank %d in %d bytes", ErrFormat, n, rank, d.Len())
 	}
 	out := make([][2][]uint64, n)
 	for i := range out {
@@ -190,34 +224,52 @@ func parseBlocks(d *fileio.Decoder, version uint32) ([][2][]uint64, error) {
 			}
 		}
 	}
-	return out, nil
+	return out, nil, nil
 }
 
-// regularBlocks expands a regular hyperslab into its blocks, in C order.
-func regularBlocks(next func() uint64, rank uint32, d *fileio.Decoder) ([][2][]uint64, error) {
-	start, stride, count, block := make([]uint64, rank), make([]uint64, rank), make([]uint64, rank), make([]uint64, rank)
+// parseRegular reads a regular hyperslab; a count or block of all ones in
+// the encoding's width is Unlimited.
+func parseRegular(d *fileio.Decoder, next func() uint64, width int, rank uint32) (*Hyperslab, error) {
+	h := &Hyperslab{make([]uint64, rank), make([]uint64, rank), make([]uint64, rank), make([]uint64, rank)}
+	unlimited := ^uint64(0) >> (64 - 8*width)
+	for j := range rank {
+		h.Start[j], h.Stride[j], h.Count[j], h.Block[j] = next(), next(), next(), next()
+		for _, v := range []*uint64{&h.Count[j], &h.Block[j]} {
+			if *v == unlimited {
+				*v = Unlimited
+			}
+		}
+		if h.Count[j] == 0 || h.Block[j] == 0 {
+			return nil, fmt.Errorf("%w: hyperslab count %d, block %d", ErrFormat, h.Count[j], h.Block[j])
+		}
+	}
+	return h, d.Err()
+}
+
+// blocks expands a regular hyperslab into its blocks, in C order.
+func (h *Hyperslab) blocks() ([][2][]uint64, error) {
+	rank := len(h.Start)
 	total := uint64(1)
 	for j := range rank {
-		start[j], stride[j], count[j], block[j] = next(), next(), next(), next()
-		if count[j] == 0 || block[j] == 0 || count[j] > maxRegionItems || total*count[j]*uint64(rank) > maxRegionItems {
-			return nil, fmt.Errorf("%w: hyperslab count %d, block %d", ErrFormat, count[j], block[j])
+		if h.Count[j] == Unlimited || h.Block[j] == Unlimited {
+			return nil, fmt.Errorf("%w: hyperslab with an unlimited count or block", ErrUnsupported)
 		}
-		total *= count[j]
-	}
-	if err := d.Err(); err != nil {
-		return nil, err
+		if h.Count[j] > maxRegionItems || total*h.Count[j]*uint64(rank) > maxRegionItems {
+			return nil, fmt.Errorf("%w: hyperslab of %d × %d blocks", ErrFormat, total, h.Count[j])
+		}
+		total *= h.Count[j]
 	}
 	out := make([][2][]uint64, 0, total)
 	idx := make([]uint64, rank)
 	for range total {
 		lo, hi := make([]uint64, rank), make([]uint64, rank)
 		for j := range rank {
-			lo[j] = start[j] + idx[j]*stride[j]
-			hi[j] = lo[j] + block[j] - 1
+			lo[j] = h.Start[j] + idx[j]*h.Stride[j]
+			hi[j] = lo[j] + h.Block[j] - 1
 		}
 		out = append(out, [2][]uint64{lo, hi})
-		for j := int(rank) - 1; j >= 0; j-- {
-			if idx[j]++; idx[j] < count[j] {
+		for j := rank - 1; j >= 0; j-- {
+			if idx[j]++; idx[j] < h.Count[j] {
 				break
 			}
 			idx[j] = 0

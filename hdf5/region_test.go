@@ -16,7 +16,11 @@ func TestRegularBlocks(t *testing.T) {
 		b = binary.LittleEndian.AppendUint64(b, v)
 	}
 	d := fileio.NewDecoder(b[4:], fileio.Sizes{OffsetSize: 8, LengthSize: 8})
-	blocks, err := parseBlocks(d, 2)
+	_, h, err := parseBlocks(d, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := h.blocks()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,19 @@ type location struct {
 // than a local path; it is source.IsURL, kept here for the store's users.
 func IsURL(name string) bool { return source.IsURL(name) }
 
+// ResolveFrom resolves ref, a file named by the file at from (a path or
+// URL; "" for one given as bytes), by the rules a LINDI document's refs
+// follow: relative to from's directory or URL, and, from a remote file or
+// one without a location, to http(s) or s3 URLs only, never to a local
+// file.
+func ResolveFrom(from, ref string) (string, error) {
+	l, err := parseLocation(from)
+	if err != nil {
+		return "", err
+	}
+	return l.resolve(ref)
+}
+
 func parseLocation(name string) (location, error) {
 	if name == "" {
 		return location{none: true}, nil

@@ -222,7 +222,7 @@ const (
 	Chunked    Layout = iota // in chunks, each located by the chunk index or key
 	Contiguous               // in one byte range of the file
 	Compact                  // inside the dataset's metadata
-	Virtual                  // mapped from other datasets (HDF5's virtual datasets; not read)
+	Virtual                  // mapped from other datasets (HDF5's virtual datasets)
 )
 
 // String names the layout as h5py does: "chunked", "contiguous", "compact",

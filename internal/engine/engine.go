@@ -22,6 +22,11 @@ type Chunk struct {
 	// Pipeline, when non-nil, replaces the array's pipeline for this chunk (HDF5
 	// stores a chunk with some filters skipped when they did not pay).
 	Pipeline *codecs.Pipeline
+	// Make, when set, makes the chunk's stored bytes when it is decoded,
+	// reading with opt (a chunk of a virtual dataset, assembled from its
+	// source datasets): locating it costs no I/O, and only the chunks
+	// being decoded hold their bytes.
+	Make func(ctx context.Context, opt Options) ([]byte, error)
 }
 
 // Chunked describes a stored chunked array.

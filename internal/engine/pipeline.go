@@ -255,6 +255,11 @@ func (rd *reader) decode(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if j.chunk.Make != nil {
+			if j.raw, err = j.chunk.Make(ctx, Options{Workers: rd.opt.Workers, Fetcher: rd.opt.Fetcher}); err != nil {
+				return &ChunkError{Array: rd.a.Name, Coords: j.plan.Coords, Where: where(j.chunk), Err: err}
+			}
+		}
 		if err := rd.sink.do(j); err != nil {
 			return &ChunkError{Array: rd.a.Name, Coords: j.plan.Coords, Where: where(j.chunk), Err: err}
 		}
@@ -279,6 +284,8 @@ func where(c Chunk) string {
 	switch {
 	case c.Missing:
 		return "missing"
+	case c.Make != nil:
+		return "virtual"
 	case c.Src == nil:
 		return "inline"
 	}

@@ -23,7 +23,7 @@ const (
 	Compact    Class = 0 // data inside the object header
 	Contiguous Class = 1 // one block of the file
 	Chunked    Class = 2 // chunks located by an index
-	Virtual    Class = 3 // mapped from other datasets; not supported
+	Virtual    Class = 3 // mapped from other datasets
 )
 
 // String returns the class name.
@@ -96,9 +96,13 @@ type Layout struct {
 	// Data holds a compact dataset's raw data; it aliases the message.
 	Data []byte
 
-	// Addr is the address of a contiguous dataset's data or of a chunk
-	// index; Undefined when nothing was allocated.
+	// Addr is the address of a contiguous dataset's data, of a chunk
+	// index or of the global heap collection holding a virtual dataset's
+	// mappings; Undefined when nothing was allocated.
 	Addr uint64
+	// HeapIndex is the index of a virtual dataset's mappings in the
+	// collection at Addr.
+	HeapIndex uint32
 	// Size is a contiguous dataset's size in bytes. Versions 1 and 2 do
 	// not store it: it is 0 there, and the size follows from the
 	// dataspace and datatype.
@@ -164,7 +168,6 @@ func (l *Layout) ChunkBytes() (n uint64, ok bool) {
 
 // Parse decodes a Data Layout message (versions 1 to 4). sizes gives the
 // widths of addresses and lengths. The returned Layout's Data aliases msg.
-// A virtual layout fails with ErrUnsupported.
 func Parse(msg []byte, sizes fileio.Sizes) (*Layout, error) {
 	d := fileio.NewDecoder(msg, sizes)
 	l := &Layout{Version: d.Uint8(), Addr: fileio.Undefined}
@@ -206,7 +209,7 @@ func (l *Layout) parseV1(d *fileio.Decoder) error {
 	case Contiguous, Chunked:
 		l.Addr = d.Offset()
 	case Virtual:
-		return fmt.Errorf("%w: virtual dataset layout", ErrUnsupported)
+		return fmt.Errorf("%w: virtual layout in a version %d message", ErrCorrupt, l.Version)
 	default:
 		return fmt.Errorf("%w: layout class %d", ErrCorrupt, l.Class)
 	}
@@ -238,7 +241,11 @@ func (l *Layout) parseV3(d *fileio.Decoder) error {
 		}
 		return l.parseChunkedV4(d)
 	case Virtual:
-		return fmt.Errorf("%w: virtual dataset layout", ErrUnsupported)
+		if l.Version < 4 {
+			return fmt.Errorf("%w: virtual layout in a version %d message", ErrCorrupt, l.Version)
+		}
+		l.Addr = d.Offset()
+		l.HeapIndex = d.Uint32()
 	default:
 		return fmt.Errorf("%w: layout class %d", ErrCorrupt, l.Class)
 	}

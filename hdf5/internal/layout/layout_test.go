@@ -64,8 +64,10 @@ func TestParse(t *testing.T) {
 			"chunked addr=64 chunk=[1 3] elem=1 index=extensible array ea={32 4 4 16 10}", nil},
 		{"v4 v2 B-tree", msg(byte(4), byte(2), byte(0), byte(3), byte(8), uint64(1), uint64(1), uint64(1), byte(5), uint32(2048), byte(100), byte(40), uint64(64)),
 			"chunked addr=64 chunk=[1 1] elem=1 index=v2 B-tree bt2={2048 100 40}", nil},
-		{"virtual v4", msg(byte(4), byte(3), uint64(1), uint32(0)), "", ErrUnsupported},
-		{"virtual v1", msg(byte(1), byte(1), byte(3), []byte{0, 0, 0, 0, 0}), "", ErrUnsupported},
+		{"virtual v4", msg(byte(4), byte(3), uint64(1), uint32(7)), "virtual addr=1 heap=7", nil},
+		{"virtual v3", msg(byte(3), byte(3), uint64(1), uint32(0)), "", ErrCorrupt},
+		{"virtual v1", msg(byte(1), byte(1), byte(3), []byte{0, 0, 0, 0, 0}), "", ErrCorrupt},
+		{"virtual truncated", msg(byte(4), byte(3), uint64(1)), "", fileio.ErrShort},
 		{"version 5", msg(byte(5), byte(1)), "", ErrUnsupported},
 		{"empty", nil, "", fileio.ErrShort},
 		{"truncated contiguous", msg(byte(3), byte(1), uint32(1)), "", fileio.ErrShort},
@@ -104,6 +106,8 @@ func summary(l *Layout) string {
 		return fmt.Sprintf("compact data=%v", l.Data)
 	case Contiguous:
 		return fmt.Sprintf("contiguous addr=%d size=%d", l.Addr, l.Size)
+	case Virtual:
+		return fmt.Sprintf("virtual addr=%d heap=%d", l.Addr, l.HeapIndex)
 	}
 	s := fmt.Sprintf("chunked addr=%d chunk=%v elem=%d index=%v", l.Addr, l.Chunk, l.ElemSize, l.IndexType)
 	switch l.IndexType {

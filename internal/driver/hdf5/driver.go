@@ -55,7 +55,7 @@ func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*dri
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{env: env, hf: hf, groups: map[uint64]*driver.Group{}}
+	b := &builder{env: env, hf: hf, name: in.Name, groups: map[uint64]*driver.Group{}}
 	root := b.group(hf.Root(), "/")
 	url := in.Name
 	if !store.IsURL(url) {
@@ -113,6 +113,6 @@ func (Driver) OpenDataset(ctx context.Context, env *driver.Env, name, dataset, p
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{env: env, hf: hf}
+	b := &builder{env: env, hf: hf, name: name}
 	return b.dataset(ctx, hd, path, false)
 }

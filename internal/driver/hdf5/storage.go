@@ -28,6 +28,10 @@ type storage struct {
 	scalar bool
 	items  driver.Items // vlen and reference elements; nil for fixed-size ones
 
+	env   *driver.Env // opens the source files of a virtual dataset
+	name  string      // the file's path or URL, which those are resolved against
+	depth int         // the virtual datasets this one is a source of, against cycles
+
 	mu sync.Mutex
 	st *driver.Stored
 }
@@ -123,6 +127,8 @@ func (s *storage) describe(d *driver.Dataset) {
 		d.Layout = driver.Compact
 	case hdf5.LayoutContiguous:
 		d.Layout = driver.Contiguous
+	case hdf5.LayoutVirtual:
+		d.Layout = driver.Virtual
 	default:
 		d.Layout, d.Chunks = driver.Chunked, s.chunks
 	}
@@ -243,6 +249,9 @@ func (s *storage) Stored(ctx context.Context) (*driver.Stored, error) {
 }
 
 func (s *storage) build(ctx context.Context) (*engine.Chunked, error) {
+	if s.hd.Layout() == hdf5.LayoutVirtual {
+		return s.virtual(ctx)
+	}
 	return engine.HDF5(ctx, s.hd, s.dims, s.engineFill(), s.path)
 }
 

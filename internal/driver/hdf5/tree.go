@@ -18,8 +18,9 @@ import (
 // a group's members are Pendings, read when h5 first needs them, so that
 // opening a remote file reads only the objects on the paths asked for.
 type builder struct {
-	env *driver.Env
-	hf  *hdf5.File
+	env  *driver.Env
+	hf   *hdf5.File
+	name string // the file's path or URL
 
 	mu     sync.Mutex
 	groups map[uint64]*driver.Group // by header address: a group hard-linked twice is one Group
@@ -273,6 +274,9 @@ func (b *builder) dataset(ctx context.Context, hd *hdf5.Dataset, path string, at
 		}
 	}
 	st, err := newStorage(b.hf, hd, path)
+	if err == nil {
+		st.env, st.name = b.env, b.name
+	}
 	if err != nil {
 		for _, n := range hd.Shape() {
 			d.Shape = append(d.Shape, int(min(n, math.MaxInt32)))

@@ -1,0 +1,108 @@
+package h5
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lindigo/lindi/selection"
+)
+
+// vdsCase is h5py's reading of one virtual dataset of
+// testdata/corners/vds.h5 (gen_vds.py).
+type vdsCase struct {
+	Shape  []int
+	DType  string
+	Fill   float64
+	Value  any
+	Slices map[string]any
+}
+
+// TestVirtual reads the virtual datasets of testdata/corners/vds.h5 whole
+// and sliced, as h5py reads them: sources in other files and in the same
+// one, strided and blocked hyperslabs, a 2-D block, overlapping mappings
+// (the later wins), elements no mapping covers and a missing source file
+// (both the fill value).
+func TestVirtual(t *testing.T) {
+	raw, err := os.ReadFile("../testdata/corners/vds.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]vdsCase
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	f := openCorner(t, "vds.h5")
+	for path, w := range want {
+		t.Run(path, func(t *testing.T) {
+			d, err := f.Dataset(t.Context(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !d.IsVirtual() || d.Chunks() != nil || fmt.Sprint(d.Shape()) != fmt.Sprint(w.Shape) || d.DType().String() != w.DType {
+				t.Errorf("virtual %v chunks %v shape %v dtype %s, want virtual, no chunks, %v %s", d.IsVirtual(), d.Chunks(), d.Shape(), d.DType(), w.Shape, w.DType)
+			}
+			checkVirtualRead(t, d, nil, w.Value)
+			for text, v := range w.Slices {
+				sel, err := selection.Parse(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkVirtualRead(t, d, sel, v)
+			}
+		})
+	}
+}
+
+func checkVirtualRead(t *testing.T, d *Dataset, sel selection.Selection, want any) {
+	t.Helper()
+	a, err := Read[float64](t.Context(), d, sel)
+	if err != nil {
+		t.Fatalf("read %v: %v", sel, err)
+	}
+	if got, w := fmt.Sprint(nest(a.Data, a.Shape)), fmt.Sprint(want); got != w {
+		t.Errorf("read %v: %s, h5py reads %s", sel, got, w)
+	}
+}
+
+// nest turns C-order data into nested slices of the shape, as JSON holds
+// h5py's arrays.
+func nest(data []float64, shape []int) any {
+	if len(shape) == 0 {
+		return data[0]
+	}
+	out := []any{}
+	step := len(data) / max(shape[0], 1)
+	for i := range shape[0] {
+		out = append(out, nest(data[i*step:(i+1)*step], shape[1:]))
+	}
+	return out
+}
+
+// TestVirtualCopied: the source files are found beside the virtual
+// dataset's file wherever it is; without them, their elements are fill.
+func TestVirtualCopied(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"vds.h5", "vds_src0.h5"} {
+		b, err := os.ReadFile(filepath.Join("../testdata/corners", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := Open(t.Context(), filepath.Join(dir, "vds.h5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(t.Context(), "stacked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVirtualRead(t, d, nil, []any{
+		[]any{10, 11, 12, 13, 14, 15}, []any{-1, -1, -1, -1, -1, -1}, []any{-1, -1, -1, -1, -1, -1}})
+}

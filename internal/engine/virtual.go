@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/lindigo/lindi/hdf5"
+)
+
+// VirtualOpener opens the source dataset of a virtual dataset's mapping:
+// the dataset at path dataset in the file named file as the mapping stores
+// it ("." is the virtual dataset's own file; another name is resolved
+// against that file's location by the opener, with its guards). It returns
+// nil and no error when the file or the dataset does not exist: HDF5 then
+// reads the mapping's elements as the fill value.
+type VirtualOpener func(ctx context.Context, file, dataset string) (*Chunked, error)
+
+// Virtual gives the engine's view of a virtual HDF5 dataset
+// (hdf5.LayoutVirtual): an array cut into chunks of at most
+// hdf5.VirtualChunkBytes, whose bytes are assembled as each is decoded:
+// the fill value, then mapping after mapping (a later one overwriting an
+// earlier), the elements of the mapping's source selection, read through
+// the engine from the dataset open gives. dims, fill and name are as for
+// HDF5. Mappings whose selections are "all" or hyperslabs (regular or of
+// one block) are read; a mapping with printf-style source names, an
+// unlimited count, points or several irregular blocks fails with
+// hdf5.ErrUnsupported naming the dataset, as does a source of another
+// element size.
+func Virtual(ctx context.Context, hd *hdf5.Dataset, dims []int, fill []byte, name string, open VirtualOpener) (*Chunked, error) {
+	maps, err := hd.Mappings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	is := int(hd.Datatype().Size)
+	l := &virtualLocator{name: name, shape: dims, grid: virtualGrid(dims, is), item: is, fill: fill, open: open}
+	for i, m := range maps {
+		vm, err := newVirtualMapping(m, dims)
+		if err != nil {
+			return nil, fmt.Errorf("engine: virtual dataset %s: mapping %d (%s in %s): %w", name, i, m.Dataset, m.File, err)
+		}
+		l.maps = append(l.maps, vm)
+	}
+	return &Chunked{Shape: dims, Chunks: l.grid, ItemSize: is, Fill: fill, Name: name, Locator: l}, nil
+}
+
+// virtualGrid is the chunk shape a virtual dataset is assembled in: whole
+// trailing dimensions while they fit hdf5.VirtualChunkBytes, at least one
+// element along each dimension.
+func virtualGrid(shape []int, itemSize int) []int {
+	grid := make([]int, len(shape))
+	budget := max(hdf5.VirtualChunkBytes/max(itemSize, 1), 1)
+	for i := len(shape) - 1; i >= 0; i-- {
+		grid[i] = max(min(shape[i], budget), 1)
+		budget = max(budget/grid[i], 1)
+	}
+	return grid
+}
+
+// virtualMapping is a mapping as the engine reads it: its virtual
+// selection as axes, its source opened on first use.
+type virtualMapping struct {
+	file, dataset string
+	sel           hdf5.Selection // the source selection
+	virt          []axis
+	n             int // elements either selection holds
+
+	mu  sync.Mutex
+	src *virtualSource // once opened
+}
+
+// virtualSource is a mapping's opened source: nil arr for a missing one.
+type virtualSource struct {
+	arr  *Chunked
+	axes []axis
+}
+
+func newVirtualMapping(m hdf5.Mapping, dims []int) (*virtualMapping, error) {
+	file, err := literalName(m.File)
+	if err == nil {
+		_, err = literalName(m.Dataset)
+	}
+	if err != nil {
+		return nil, err
+	}
+	virt, err := selectionAxes(m.Virtual, dims)
+	if err != nil {
+		return nil, fmt.Errorf("virtual selection: %w", err)
+	}
+	dataset, _ := literalName(m.Dataset)
+	return &virtualMapping{file: file, dataset: dataset, sel: m.Source, virt: virt, n: numElements(virt)}, nil
+}
+
+// literalName undoes the escape of a source name without printf-style
+// patterns ("%%" is "%"); one with a pattern ("%b", the block number of an
+// unlimited mapping) is unsupported.
+func literalName(s string) (string, error) {
+	if !strings.Contains(s, "%") {
+		return s, nil
+	}
+	if strings.Contains(strings.ReplaceAll(s, "%%", ""), "%") {
+		return "", fmt.Errorf("%w: a printf-style source name %q", hdf5.ErrUnsupported, s)
+	}
+	return strings.ReplaceAll(s, "%%", "%"), nil
+}
+
+// source opens the mapping's source, once (a failure is not remembered).
+func (m *virtualMapping) source(ctx context.Context, l *virtualLocator) (*virtualSource, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.src != nil {
+		return m.src, nil
+	}
+	arr, err := l.open(ctx, m.file, m.dataset)
+	if err != nil {
+		return nil, err
+	}
+	src := &virtualSource{arr: arr}
+	if arr != nil {
+		if arr.ItemSize != l.item || arr.Objects {
+			return nil, fmt.Errorf("%w: a source of %d-byte elements for %d-byte elements", hdf5.ErrUnsupported, arr.ItemSize, l.item)
+		}
+		if src.axes, err = selectionAxes(m.sel, arr.Shape); err != nil {
+			return nil, fmt.Errorf("source selection: %w", err)
+		}
+		if n := numElements(src.axes); n != m.n {
+			return nil, fmt.Errorf("%w: source selection of %d elements for a virtual selection of %d", hdf5.ErrFormat, n, m.n)
+		}
+	}
+	m.src = src
+	return src, nil
+}
