@@ -36,7 +36,9 @@ func Build(ctx context.Context, f *hdf5.File, opts ...Option) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b := &builder{f: f, o: o, refs: map[string]any{}, ids: map[string]any{}}
+	b := &builder{f: f, o: o, refs: map[string]any{}, ids: map[string]any{},
+		files: &sourceFiles{custom: o.files, opts: o.source, files: map[string]*hdf5.File{}}}
+	defer b.files.close()
 	if b.rootID, err = b.objectID(ctx, "/"); err != nil {
 		return nil, err
 	}
@@ -58,6 +60,7 @@ func Build(ctx context.Context, f *hdf5.File, opts ...Option) ([]byte, error) {
 type builder struct {
 	f      *hdf5.File
 	o      *options
+	files  *sourceFiles // the files virtual datasets name
 	eg     *errgroup.Group
 	rootID any
 

@@ -44,7 +44,7 @@ func (d *dsIndex) chunked(ctx context.Context) error {
 	case hdf5.LayoutCompact:
 		shape, chunks := d.whole()
 		if d.n > 0 {
-			raw, err := readAll(ctx, d.ds, d.n)
+			raw, err := d.readAll(ctx)
 			if err != nil {
 				return err
 			}
@@ -150,14 +150,15 @@ func chunkKey(coords []int) string {
 	return string(b)
 }
 
-// readAll reads the n elements of a dataset as stored (C order, the file's
+// readAll reads the n elements of the dataset as stored (C order, the file's
 // byte order; heap IDs for variable-length types), through the read engine.
-func readAll(ctx context.Context, ds *hdf5.Dataset, n int) ([]byte, error) {
+func (d *dsIndex) readAll(ctx context.Context) ([]byte, error) {
+	ds, n := d.ds, d.n
 	item := int(ds.Datatype().Size)
 	if n > maxInline/max(item, 1) {
 		return nil, fmt.Errorf("%d elements are too many to inline", n)
 	}
-	if ds.Layout() != hdf5.LayoutChunked {
+	if l := ds.Layout(); l == hdf5.LayoutCompact || l == hdf5.LayoutContiguous {
 		return ds.ReadRaw(ctx)
 	}
 	shape := make([]int, 0, len(ds.Shape()))
@@ -169,6 +170,9 @@ func readAll(ctx context.Context, ds *hdf5.Dataset, n int) ([]byte, error) {
 		fill = fv.Value
 	}
 	arr, err := engine.HDF5(ctx, ds, shape, fill, ds.Path())
+	if ds.Layout() == hdf5.LayoutVirtual {
+		arr, err = engine.Virtual(ctx, ds, shape, fill, ds.Path(), engine.HDF5Sources(ds, d.b.f.Name(), d.b.files.open))
+	}
 	if err != nil {
 		return nil, err
 	}

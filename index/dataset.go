@@ -79,11 +79,14 @@ func (d *dsIndex) build(ctx context.Context) error {
 		// bytes, where a compound of r and i would read as records.
 		d.descr, numeric = c, true
 	}
+	if d.ds.Layout() == hdf5.LayoutVirtual {
+		return d.virtual(ctx, t, numeric)
+	}
 	if d.scalar || d.null || !numeric || d.n > 0 && d.n < inlineElements {
 		ok, err := d.inline(ctx, t)
 		if errors.Is(err, hdf5.ErrUnsupported) {
-			// Data this reader cannot read (a virtual dataset, external
-			// storage): h5py reads it through the link.
+			// Data this reader cannot read (external storage): h5py
+			// reads it through the link.
 			return d.external(ctx, false)
 		}
 		if err != nil || ok {
@@ -151,7 +154,7 @@ func (d *dsIndex) inline(ctx context.Context, t *hdf5.Datatype) (bool, error) {
 	var raw []byte
 	var err error
 	if d.n > 0 {
-		if raw, err = readAll(ctx, d.ds, d.n); err != nil {
+		if raw, err = d.readAll(ctx); err != nil {
 			return false, err
 		}
 	}

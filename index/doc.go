@@ -26,8 +26,11 @@
 // what reads correctly: a dataset whose filters have no
 // numcodecs equivalent (lzf, szip, scale-offset, …), whose chunks skip
 // filters, whose type lindi cannot inline, or whose data this reader cannot
-// read (virtual datasets, external raw data) becomes an _EXTERNAL_ARRAY_LINK
-// instead of an error; h5py's complex numbers become zarr's complex dtypes
+// read (external raw data) becomes an _EXTERNAL_ARRAY_LINK
+// instead of an error, and so does a virtual dataset, which has no chunks
+// to ref (lindi inlines a small one's values and writes a ref with no
+// offset for a larger one): read through the HDF5 file, its sources are
+// found beside that file; h5py's complex numbers become zarr's complex dtypes
 // (lindi refuses them); opaque data and h5py's datetime64/timedelta64
 // (opaque types tagged "NUMPY:<M8[s]") keep their numpy dtype (|V n, <M8[s])
 // and are inlined or referenced like numbers; external links are left out.

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"github.com/lindigo/lindi/internal/engine"
 
 	"github.com/lindigo/lindi/io/source"
 )
@@ -31,6 +32,7 @@ type options struct {
 	tool        string
 	relative    bool
 	source      []source.Option
+	files       engine.FileOpener // opens virtual datasets' source files; nil: sourceFiles
 }
 
 func newOptions(opts []Option) (*options, error) {
@@ -105,8 +107,18 @@ func WithTool(name string) Option {
 }
 
 // WithSourceOptions passes opts to source.Open when WriteFile opens its
-// source (an HTTP client bounding the requests in flight, a retry policy, …).
-// Build ignores them.
+// source (an HTTP client bounding the requests in flight, a retry policy, …)
+// and when Build opens the source files of a virtual dataset.
 func WithSourceOptions(opts ...source.Option) Option {
 	return func(o *options) error { o.source = append(o.source, opts...); return nil }
+}
+
+// WithFileOpener makes Build open the HDF5 files the mappings of a virtual
+// dataset name through open (the HDF5 driver's sources and their guards),
+// so that a small virtual dataset is inlined with its values, as lindi
+// inlines it. Without it they open through source.Open with the
+// WithSourceOptions options, resolved against the file's name as LINDI
+// refs are.
+func WithFileOpener(open engine.FileOpener) Option {
+	return func(o *options) error { o.files = open; return nil }
 }

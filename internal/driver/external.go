@@ -2,10 +2,7 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"net/http"
 	"sync"
 
 	"github.com/lindigo/lindi/io/source"
@@ -77,10 +74,3 @@ func (e *ArrayLink) Stored(ctx context.Context) (*Stored, error) {
 	return st, nil
 }
 
-// IsNotExist reports whether err says that a file does not exist: a local
-// file not found or an HTTP 404. (A file outside a root the sources are
-// confined to is another error.)
-func IsNotExist(err error) bool {
-	var he *source.HTTPError
-	return errors.Is(err, fs.ErrNotExist) || errors.As(err, &he) && he.Status == http.StatusNotFound
-}

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -130,4 +132,73 @@ func (m *virtualMapping) source(ctx context.Context, l *virtualLocator) (*virtua
 	}
 	m.src = src
 	return src, nil
+}
+
+// FileOpener opens the HDF5 file a virtual dataset's mapping names: file,
+// as the mapping stores it, resolved against from, the path or URL of the
+// file holding the virtual dataset. It returns the file and its resolved
+// name, or a nil file and no error when no such file exists.
+type FileOpener func(ctx context.Context, from, file string) (*hdf5.File, string, error)
+
+// maxVirtualDepth bounds a chain of virtual datasets each a source of the
+// next (a dataset mapped from itself would never end).
+const maxVirtualDepth = 8
+
+// HDF5Sources returns the VirtualOpener of the virtual dataset vd of the
+// file named name: a mapping's source is a dataset of vd's file (".") or
+// of the file openFile opens, read through HDF5 (or Virtual, with its own
+// sources, for a virtual one), whose elements must be of vd's type; a
+// file or dataset that does not exist is nil (fill).
+func HDF5Sources(vd *hdf5.Dataset, name string, openFile FileOpener) VirtualOpener {
+	return (&hdf5Sources{vd: vd, name: name, openFile: openFile}).open
+}
+
+type hdf5Sources struct {
+	vd       *hdf5.Dataset
+	name     string
+	openFile FileOpener
+	depth    int
+}
+
+func (s *hdf5Sources) open(ctx context.Context, file, dataset string) (*Chunked, error) {
+	if s.depth >= maxVirtualDepth {
+		return nil, fmt.Errorf("%w: more than %d virtual datasets mapped from one another", hdf5.ErrUnsupported, maxVirtualDepth)
+	}
+	hf, name := s.vd.File(), s.name
+	if file != "." {
+		var err error
+		if hf, name, err = s.openFile(ctx, s.name, file); err != nil || hf == nil {
+			return nil, err
+		}
+	}
+	hd, err := hf.Dataset(ctx, dataset)
+	if errors.Is(err, hdf5.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	want, _ := s.vd.Datatype().NumpyDescr()
+	if got, _ := hd.Datatype().NumpyDescr(); got != want || hd.Datatype().Class == hdf5.ClassVlen || hd.Datatype().Class == hdf5.ClassReference {
+		return nil, fmt.Errorf("%w: source %s of type %s for elements of type %s", hdf5.ErrUnsupported, hd.Path(), got, want)
+	}
+	dims := []int{1}
+	if hd.Space().Kind != hdf5.SpaceScalar {
+		dims = make([]int, len(hd.Shape()))
+		for i, n := range hd.Shape() {
+			if n > math.MaxInt32*1024 {
+				return nil, fmt.Errorf("%w: source %s has a dimension of %d elements", hdf5.ErrUnsupported, hd.Path(), n)
+			}
+			dims[i] = int(n)
+		}
+	}
+	var fill []byte
+	if fv := hd.Fill(); fv.Defined && len(fv.Value) == int(hd.Datatype().Size) {
+		fill = fv.Value
+	}
+	if hd.Layout() == hdf5.LayoutVirtual {
+		next := &hdf5Sources{vd: hd, name: name, openFile: s.openFile, depth: s.depth + 1}
+		return Virtual(ctx, hd, dims, fill, hd.Path(), next.open)
+	}
+	return HDF5(ctx, hd, dims, fill, hd.Path())
 }

@@ -3,6 +3,8 @@ package source
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"net/http"
 )
 
 var (
@@ -36,4 +38,12 @@ type HTTPError struct {
 // Error names the URL and the status.
 func (e *HTTPError) Error() string {
 	return fmt.Sprintf("source: GET %s: HTTP %d", e.URL, e.Status)
+}
+
+// IsNotExist reports whether err says that a file does not exist: a local
+// file not found or an HTTP 404. (A file outside the root sources are
+// confined to is another error, ErrOutside.)
+func IsNotExist(err error) bool {
+	var he *HTTPError
+	return errors.Is(err, fs.ErrNotExist) || errors.As(err, &he) && he.Status == http.StatusNotFound
 }

@@ -3,21 +3,25 @@
 
 Run from this directory with Debian's python3-h5py: ./gen_vds.py
 vds.h5 holds the virtual datasets; vds_src0.h5, vds_src1.h5, vds_src2.h5 are their source
-files (each /data, 6 int32 numbers; vds_src1.h5 also /grid, 4×5 float64, and /pts, 10 int16).
+files (each /data, 6 int32 numbers; vds_src1.h5 also /grid, 4×5 float64, and /pts, 10 int16;
+vds_src2.h5 also /long, 600 int32).
 vds.h5's virtual datasets:
   stacked     3×6 <i4: the classic h5py example, one row per source file
   same_file   2×5 <f8: rows of vds.h5's own /plain (source file ".")
   strided     12 <i4: source 0's data 0:6:2 at 0:6:2, source 2's blocked hyperslab (start 0,
               stride 3, count 2, block 2: elements 0,1,3,4) into another (start 1, stride 4,
-              count 2, block 2: elements 1,2,5,6), source 1's 2:5 into 9:12; elements no
-              mapping covers fill (-1)
+              count 2, block 2: elements 1,2,5,6; element 2 overlaps the first mapping: the
+              later wins), source 1's 2:5 into 9:12; elements no mapping covers fill (-1)
   subblock    6×7 <f8: source 1's /grid 1:3, 0:4 (2×4) into 2:4, 3:7; fill 0.5
   partial     10 <i2: source 1's /pts 0:4 into 3:7, fill 99
   missing     4 <i4: one mapping from a file that does not exist, fill 7, one from source 0
   reshaped    2×3 <i4: source 0's 6 numbers into a 2×3 block (different shapes, same count)
+  big         2×600 <i4: source 2's /long (600 numbers, chunked by 100) in row 0, its first 500
+              in row 1 from 100 on: more elements than an index inlines
 vds.json: path → {"shape", "dtype", "fill", "value" (nested lists), "slices": {selection: value}},
-the selections in lindi's text form, cut by numpy from h5py's whole read (h5py refuses negative steps). (HDF5 refuses point selections in a mapping: "point
-selections not currently supported with virtual datasets".)
+the selections in lindi's text form, cut by numpy from h5py's whole read (h5py refuses
+negative steps). HDF5 refuses point selections in a mapping ("point selections not currently
+supported with virtual datasets"), so no fixture has one.
 """
 import json
 import numpy as np
@@ -32,6 +36,7 @@ SLICES = {
     "partial": ["2:8", "::3"],
     "missing": ["1:3"],
     "reshaped": ["1", ":, 1:"],
+    "big": ["1, 95:105", ":, 599"],
 }
 
 
@@ -39,6 +44,8 @@ def write_sources():
     for i, name in enumerate(SOURCES):
         with h5py.File(name, "w") as f:
             f.create_dataset("data", data=np.arange(6, dtype="<i4") + 10 * (i + 1))
+            if i == 2:
+                f.create_dataset("long", data=np.arange(600, dtype="<i4") * 2, chunks=(100,))
             if i == 1:
                 f.create_dataset("grid", data=np.arange(20, dtype="<f8").reshape(4, 5) / 4)
                 f.create_dataset("pts", data=np.arange(10, dtype="<i2") * 3, chunks=(4,))
@@ -79,6 +86,11 @@ def write_vds():
         layout = h5py.VirtualLayout(shape=(2, 3), dtype="<i4")
         layout[:, :] = h5py.VirtualSource(SOURCES[0], "data", shape=(6,))
         f.create_virtual_dataset("reshaped", layout)
+
+        layout = h5py.VirtualLayout(shape=(2, 600), dtype="<i4")
+        layout[0] = h5py.VirtualSource(SOURCES[2], "long", shape=(600,))
+        layout[1, 100:] = h5py.VirtualSource(SOURCES[2], "long", shape=(600,))[:500]
+        f.create_virtual_dataset("big", layout, fillvalue=-3)
 
 
 def key(text):

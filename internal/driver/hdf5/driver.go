@@ -64,7 +64,9 @@ func (Driver) Open(ctx context.Context, env *driver.Env, in *driver.Input) (*dri
 		}
 	}
 	// The file's document is its index, its refs naming the file by url.
-	root.Document = func(ctx context.Context) ([]byte, error) { return index.Build(ctx, hf, index.WithURL(url)) }
+	root.Document = func(ctx context.Context) ([]byte, error) {
+		return index.Build(ctx, hf, index.WithURL(url), index.WithFileOpener(envOpener(env)))
+	}
 	return root, nil
 }
 

@@ -28,9 +28,8 @@ type storage struct {
 	scalar bool
 	items  driver.Items // vlen and reference elements; nil for fixed-size ones
 
-	env   *driver.Env // opens the source files of a virtual dataset
-	name  string      // the file's path or URL, which those are resolved against
-	depth int         // the virtual datasets this one is a source of, against cycles
+	env  *driver.Env // opens the source files of a virtual dataset
+	name string      // the file's path or URL, which those are resolved against
 
 	mu sync.Mutex
 	st *driver.Stored

@@ -1,0 +1,99 @@
+package index_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/index"
+	"github.com/lindigo/lindi/zarrmeta"
+)
+
+// TestVirtualIndex: a small virtual dataset, which has no chunks of its
+// own, is inlined with its values read from its sources (as lindi inlines
+// it), its shape, dtype and fill kept, and reads through the index as
+// h5py reads the file; a larger one is a link to itself in the HDF5 file.
+func TestVirtualIndex(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"vds.h5", "vds_src0.h5", "vds_src1.h5", "vds_src2.h5"} {
+		b, err := os.ReadFile(filepath.Join("../testdata/corners", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := filepath.Join(dir, "vds.h5")
+	out := index.DefaultOutput(src)
+	if err := index.WriteFile(ctx, src, out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Refs map[string]json.RawMessage }
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Refs["stacked/0.0"] == nil || strings.Contains(string(doc.Refs["stacked/.zattrs"]), zarrmeta.AttrExternalArrayLink) {
+		t.Errorf("stacked: chunk %s, attributes %s: want its values inline", doc.Refs["stacked/0.0"], doc.Refs["stacked/.zattrs"])
+	}
+	if !strings.Contains(string(doc.Refs["big/.zattrs"]), zarrmeta.AttrExternalArrayLink) {
+		t.Errorf("big (1200 elements): attributes %s, want an %s", doc.Refs["big/.zattrs"], zarrmeta.AttrExternalArrayLink)
+	}
+	raw, err := os.ReadFile("../testdata/corners/vds.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]struct {
+		Shape []int
+		Fill  float64
+		Value any
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	f, err := h5.Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for path, w := range want {
+		d, err := f.Dataset(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := h5.Read[float64](ctx, d, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if got, wv := fmt.Sprint(a.Data), fmt.Sprint(numbers(w.Value)); got != wv || fmt.Sprint(a.Shape) != fmt.Sprint(w.Shape) {
+			t.Errorf("%s: %v %s, h5py reads %v %s", path, a.Shape, got, w.Shape, wv)
+		}
+		var zarray struct {
+			FillValue float64 `json:"fill_value"`
+		}
+		if err := json.Unmarshal(doc.Refs[path[1:]+"/.zarray"], &zarray); err != nil || zarray.FillValue != w.Fill {
+			t.Errorf("%s: fill_value %v (%v), want %v", path, zarray.FillValue, err, w.Fill)
+		}
+	}
+}
+
+// numbers lists the numbers of nested JSON lists in order.
+func numbers(v any) []float64 {
+	l, ok := v.([]any)
+	if !ok {
+		return []float64{v.(float64)}
+	}
+	var out []float64
+	for _, x := range l {
+		out = append(out, numbers(x)...)
+	}
+	return out
+}
