@@ -73,4 +73,3 @@ func (e *ArrayLink) Stored(ctx context.Context) (*Stored, error) {
 	e.st = st
 	return st, nil
 }
-
