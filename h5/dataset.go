@@ -91,7 +91,7 @@ const (
 	Chunked    = Layout(driver.Chunked)    // in chunks, located by a chunk index or key
 	Contiguous = Layout(driver.Contiguous) // in one byte range of the file
 	Compact    = Layout(driver.Compact)    // inside the dataset's metadata
-	Virtual    = Layout(driver.Virtual)    // mapped from other datasets: HDF5 virtual datasets, not read (Err says so)
+	Virtual    = Layout(driver.Virtual)    // mapped from other datasets: HDF5 virtual datasets
 )
 
 // String names the layout as h5py's low-level API does: "chunked",

@@ -42,7 +42,10 @@
 // located as chunks too (the whole shape; virtual chunks of whole rows of
 // about VirtualChunkBytes), so one reader serves every layout. Pipelines
 // are built with the codec registry given by WithCodecs. ReadRaw reads a
-// whole compact or contiguous dataset through the same Locator.
+// whole compact or contiguous dataset through the same Locator. A virtual
+// dataset has no Locator: Dataset.Mappings gives its mappings (source
+// file and dataset names, source and virtual selections), which the
+// caller reads from the source datasets.
 //
 // # Metadata I/O
 //
