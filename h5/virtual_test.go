@@ -2,6 +2,7 @@ package h5
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,4 +106,51 @@ func TestVirtualCopied(t *testing.T) {
 	}
 	checkVirtualRead(t, d, nil, []any{
 		[]any{10, 11, 12, 13, 14, 15}, []any{-1, -1, -1, -1, -1, -1}, []any{-1, -1, -1, -1, -1, -1}})
+}
+
+// TestVirtualConfined: a source named outside the virtual dataset's
+// directory is read when nothing confines the file, and refused, never
+// read nor taken for missing, under WithRoot.
+func TestVirtualConfined(t *testing.T) {
+	dir := t.TempDir()
+	served := filepath.Join(dir, "served")
+	if err := os.Mkdir(served, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{"vds_up.h5": filepath.Join(served, "vds_up.h5"), "vds_src0.h5": filepath.Join(dir, "vds_src0.h5")} {
+		b, err := os.ReadFile(filepath.Join("../testdata/corners", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(opts ...Option) ([]float64, error) {
+		f, err := Open(t.Context(), filepath.Join(served, "vds_up.h5"), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		d, err := f.Dataset(t.Context(), "up")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Read[float64](t.Context(), d, nil)
+		if err != nil {
+			return nil, err
+		}
+		return a.Data, nil
+	}
+	if got, err := read(); err != nil || fmt.Sprint(got) != "[10 11 12 13 14 15]" {
+		t.Errorf("unconfined: %v, %v", got, err)
+	}
+	root, err := os.OpenRoot(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if got, err := read(WithRoot(root)); !errors.Is(err, ErrOutside) {
+		t.Errorf("confined to %s: read %v, %v; want ErrOutside", served, got, err)
+	}
 }

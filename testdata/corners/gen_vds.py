@@ -18,6 +18,7 @@ vds.h5's virtual datasets:
   reshaped    2×3 <i4: source 0's 6 numbers into a 2×3 block (different shapes, same count)
   big         2×600 <i4: source 2's /long (600 numbers, chunked by 100) in row 0, its first 500
               in row 1 from 100 on: more elements than an index inlines
+vds_up.h5's /up maps all of ../vds_src0.h5's /data: a source outside its directory.
 vds.json: path → {"shape", "dtype", "fill", "value" (nested lists), "slices": {selection: value}},
 the selections in lindi's text form, cut by numpy from h5py's whole read (h5py refuses
 negative steps). HDF5 refuses point selections in a mapping ("point selections not currently
@@ -93,6 +94,15 @@ def write_vds():
         f.create_virtual_dataset("big", layout, fillvalue=-3)
 
 
+def write_up():
+    # A source named outside the virtual dataset's directory: a test copies vds_up.h5 into a
+    # folder with vds_src0.h5 one level up, and opens it confined to that folder.
+    with h5py.File("vds_up.h5", "w") as f:
+        layout = h5py.VirtualLayout(shape=(6,), dtype="<i4")
+        layout[:] = h5py.VirtualSource("../vds_src0.h5", "data", shape=(6,))
+        f.create_virtual_dataset("up", layout, fillvalue=-1)
+
+
 def key(text):
     """The numpy index of one of lindi's selection texts."""
     out = []
@@ -125,4 +135,5 @@ def dump():
 if __name__ == "__main__":
     write_sources()
     write_vds()
+    write_up()
     dump()
