@@ -20,6 +20,7 @@ var sourceFixtures = []string{
 	"../testdata/parity/features.h5",
 	"../testdata/parity/broken.h5",
 	"../testdata/parity/ext-target.h5",
+	"../testdata/corners/vds.h5",
 	"../hdf5/internal/layout/testdata/indexes.h5",
 	"testdata/shapes.h5",
 }
