@@ -173,3 +173,24 @@ func FuzzZMetadata(f *testing.F) {
 		}
 	})
 }
+
+// TestResolveFrom: a file named by another resolves as a LINDI ref does:
+// beside a local file, on a remote file's server, and from a remote file
+// or one with no location never to a local path.
+func TestResolveFrom(t *testing.T) {
+	for _, tc := range []struct{ from, ref, want string }{
+		{"/data/a/vds.h5", "src.h5", "/data/a/src.h5"},
+		{"/data/a/vds.h5", "../b/src.h5", "/data/b/src.h5"},
+		{"/data/a/vds.h5", "/abs/src.h5", "/abs/src.h5"},
+		{"https://h.org/d/vds.h5", "src.h5", "https://h.org/d/src.h5"},
+		{"https://h.org/d/vds.h5", "/etc/passwd", "https://h.org/etc/passwd"},
+		{"https://h.org/d/vds.h5", "file:/etc/passwd", ""},
+		{"", "src.h5", ""},
+		{"", "https://h.org/src.h5", "https://h.org/src.h5"},
+	} {
+		got, err := ResolveFrom(tc.from, tc.ref)
+		if got != tc.want || (tc.want == "") != (err != nil) {
+			t.Errorf("ResolveFrom(%q, %q) = %q, %v; want %q", tc.from, tc.ref, got, err, tc.want)
+		}
+	}
+}

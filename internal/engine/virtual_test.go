@@ -247,3 +247,25 @@ func TestVirtualGrid(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSelectionAxes checks that no list of blocks makes selectionAxes
+// panic, and that blocks it accepts hold as many elements as its axes.
+func FuzzSelectionAxes(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 2, 0, 5, 0, 6, 4, 1, 4, 2, 4, 5, 4, 6})
+	f.Add([]byte{0, 0, 1, 3, 2, 0, 3, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dims := []int{12, 12}
+		var bs [][2][]uint64
+		volume := 0
+		for i := 0; i+4 <= len(b) && len(bs) < 64; i += 4 {
+			lo := []uint64{uint64(b[i] % 14), uint64(b[i+1] % 14)}
+			hi := []uint64{uint64(b[i+2] % 14), uint64(b[i+3] % 14)}
+			bs = append(bs, [2][]uint64{lo, hi})
+			volume += (int(hi[0]) - int(lo[0]) + 1) * (int(hi[1]) - int(lo[1]) + 1)
+		}
+		axes, err := selectionAxes(blocks(bs...), dims)
+		if err == nil && numElements(axes) != volume {
+			t.Errorf("blocks %v: axes of %d elements, blocks of %d", bs, numElements(axes), volume)
+		}
+	})
+}
