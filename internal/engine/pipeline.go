@@ -263,6 +263,9 @@ func (rd *reader) decode(ctx context.Context) error {
 		if err := rd.sink.do(j); err != nil {
 			return &ChunkError{Array: rd.a.Name, Coords: j.plan.Coords, Where: where(j.chunk), Err: err}
 		}
+		if j.chunk.Make != nil {
+			putScratch(j.raw) // a made chunk's bytes are the decoder's own
+		}
 		rd.track.decoded(j.seq)
 		if rd.opt.Progress != nil {
 			rd.opt.Progress(int(rd.done.Add(1)), rd.total)

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/lindigo/lindi/hdf5"
+	"github.com/lindigo/lindi/selection"
 )
 
 // axis is a selection along one dimension of a virtual dataset's mapping:
@@ -256,4 +257,48 @@ func eachCell(lo, hi, strides []int, f func(int) bool) bool {
 			return true
 		}
 	}
+}
+
+// alignAxes maps each source axis to the virtual axis it corresponds to,
+// -1 for an axis of one element, when the selections have one shape once
+// such axes are dropped; nil when they do not.
+func alignAxes(virt, src []axis) []int {
+	long := func(axes []axis) []int {
+		var out []int
+		for i := range axes {
+			if axes[i].len() != 1 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	vi, sj := long(virt), long(src)
+	if len(vi) != len(sj) {
+		return nil
+	}
+	align := make([]int, len(src))
+	for j := range align {
+		align[j] = -1
+	}
+	for k := range vi {
+		if virt[vi[k]].len() != src[sj[k]].len() {
+			return nil
+		}
+		align[sj[k]] = vi[k]
+	}
+	return align
+}
+
+// item is the selection of the coordinates at positions lo to hi: a slice
+// where they are consecutive, else a list.
+func (a *axis) item(lo, hi int) selection.Item {
+	first := a.at(lo)
+	if a.at(hi-1)-first == hi-1-lo {
+		return selection.Slice(first, first+hi-lo, 1)
+	}
+	coords := make([]int, hi-lo)
+	for p := range coords {
+		coords[p] = a.at(lo + p)
+	}
+	return selection.List(coords...)
 }

@@ -76,6 +76,10 @@ type virtualMapping struct {
 type virtualSource struct {
 	arr  *Chunked
 	axes []axis
+	// align maps each source axis to the virtual axis of the same length
+	// (-1 for an axis of one element) when the two selections have one
+	// shape but for such axes; nil otherwise.
+	align []int
 }
 
 func newVirtualMapping(m hdf5.Mapping, dims []int) (*virtualMapping, error) {
@@ -129,6 +133,7 @@ func (m *virtualMapping) source(ctx context.Context, l *virtualLocator) (*virtua
 		if n := numElements(src.axes); n != m.n {
 			return nil, fmt.Errorf("%w: source selection of %d elements for a virtual selection of %d", hdf5.ErrFormat, n, m.n)
 		}
+		src.align = alignAxes(m.virt, src.axes)
 	}
 	m.src = src
 	return src, nil
