@@ -21,7 +21,8 @@ import (
 // index does not list) into an ordinary dataset of this file, so that it
 // can be written: its chunks become refs into the HDF5 file, none copied,
 // except those HDF5 stored with some filters skipped, which are decoded
-// and encoded again. It does nothing to a dataset without the link. Do not
+// and encoded again, and those of a virtual dataset, made from its sources,
+// whose values are written. It does nothing to a dataset without the link. Do not
 // read d while it runs.
 func (d *Dataset) Materialize(ctx context.Context) error {
 	if err := d.materialize(ctx); err != nil {
@@ -59,7 +60,9 @@ func (d *Dataset) materialize(ctx context.Context) error {
 		switch {
 		case c.Missing:
 			continue
-		case c.Pipeline != nil:
+		case c.Pipeline != nil, c.Make != nil:
+			// Filters skipped, or a virtual dataset's chunk, made from
+			// its sources: its values are written.
 			again = append(again, coords)
 			continue
 		case c.Src == nil:

@@ -154,3 +154,48 @@ func TestVirtualConfined(t *testing.T) {
 		t.Errorf("confined to %s: read %v, %v; want ErrOutside", served, got, err)
 	}
 }
+
+// TestVirtualMaterialize: a large virtual dataset an index links to its
+// HDF5 file materializes into chunks of its values (it has no chunks of
+// its own to ref) and is written like any other.
+func TestVirtualMaterialize(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	for _, name := range []string{"vds.h5", "vds_src2.h5"} {
+		b, err := os.ReadFile(filepath.Join("../testdata/corners", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, err := Open(ctx, filepath.Join(dir, "vds.h5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	f, err := CreateFrom(ctx, t.Name()+".mem.lindi", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read[float64](ctx, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Materialize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read[float64](ctx, d, nil)
+	if err != nil || fmt.Sprint(got.Data) != fmt.Sprint(want.Data) || want.Data[5] != 10 || want.Data[600] != -3 {
+		t.Fatalf("after Materialize: %v (%d values), want %v", err, len(got.Data), want.Data[:10])
+	}
+	if err := Write(ctx, d, selection.Selection{selection.Index(1), selection.Index(0)}, []float64{5}); err != nil {
+		t.Fatal(err)
+	}
+}

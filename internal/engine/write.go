@@ -322,6 +322,9 @@ func (a *Chunked) stored(ctx context.Context, coords []int) (raw []byte, missing
 	switch {
 	case c.Missing:
 		return nil, true, nil
+	case c.Make != nil:
+		raw, err = c.Make(ctx, Options{})
+		return raw, false, err
 	case c.Src == nil:
 		return c.Data, false, nil
 	}
