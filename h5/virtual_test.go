@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lindigo/lindi/selection"
@@ -197,5 +198,26 @@ func TestVirtualMaterialize(t *testing.T) {
 	}
 	if err := Write(ctx, d, selection.Selection{selection.Index(1), selection.Index(0)}, []float64{5}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestVirtualLeftOut: mappings this module does not read (a printf-style
+// source name, an unlimited block; h5py reads both) fail the read with an
+// error naming the dataset and what is unsupported, never wrong data; the
+// file and the datasets' metadata open.
+func TestVirtualLeftOut(t *testing.T) {
+	f := openCorner(t, "vds_unlimited.h5")
+	for path, what := range map[string]string{"/printf": `printf-style source name "vds_src%b.h5"`, "/unlimited": "unlimited hyperslab"} {
+		d, err := f.Dataset(t.Context(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.IsVirtual() || d.Err() != nil {
+			t.Errorf("%s: virtual %v, Err %v", path, d.IsVirtual(), d.Err())
+		}
+		_, err = d.Read(t.Context(), nil)
+		if err == nil || !strings.Contains(err.Error(), "unsupported") || !strings.Contains(err.Error(), what) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: read: %v, want an unsupported feature naming %s and %q", path, err, path, what)
+		}
 	}
 }

@@ -18,6 +18,8 @@ vds.h5's virtual datasets:
   reshaped    2×3 <i4: source 0's 6 numbers into a 2×3 block (different shapes, same count)
   big         2×600 <i4: source 2's /long (600 numbers, chunked by 100) in row 0, its first 500
               in row 1 from 100 on: more elements than an index inlines
+vds_unlimited.h5's /printf maps vds_src%b.h5 (one block of 6 per file found) and /unlimited an
+unlimited block: mappings lindi-go leaves out.
 vds_up.h5's /up maps all of ../vds_src0.h5's /data: a source outside its directory.
 vds.json: path → {"shape", "dtype", "fill", "value" (nested lists), "slices": {selection: value}},
 the selections in lindi's text form, cut by numpy from h5py's whole read (h5py refuses
@@ -103,6 +105,25 @@ def write_up():
         f.create_virtual_dataset("up", layout, fillvalue=-1)
 
 
+def write_unlimited():
+    # Mappings lindi-go leaves out (h5py reads them): a printf-style source name ("%b", each
+    # block from the next file) and an unlimited block, written with the low-level API.
+    unlimited = h5py.h5s.UNLIMITED
+    with h5py.File("vds_unlimited.h5", "w") as f:
+        for name, source, count, block in [("printf", b"vds_src%b.h5", unlimited, 6),
+                                           ("unlimited", b"vds_src0.h5", 1, unlimited)]:
+            dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+            vspace = h5py.h5s.create_simple((6,), (unlimited,))
+            vspace.select_hyperslab((0,), (count,), (6,), (block,))
+            sspace = h5py.h5s.create_simple((6,), (unlimited,))
+            if count == unlimited:
+                sspace.select_all()
+            else:
+                sspace.select_hyperslab((0,), (1,), (1,), (unlimited,))
+            dcpl.set_virtual(vspace, source, b"data", sspace)
+            h5py.h5d.create(f.id, name.encode(), h5py.h5t.STD_I32LE, vspace, dcpl=dcpl)
+
+
 def key(text):
     """The numpy index of one of lindi's selection texts."""
     out = []
@@ -136,4 +157,5 @@ if __name__ == "__main__":
     write_sources()
     write_vds()
     write_up()
+    write_unlimited()
     dump()
