@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,5 +221,27 @@ func TestVirtualLeftOut(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "unsupported") || !strings.Contains(err.Error(), what) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: read: %v, want an unsupported feature naming %s and %q", path, err, path, what)
 		}
+	}
+}
+
+// TestVirtualRemote: a virtual dataset read over HTTP finds its sources
+// beside it on the server, and a missing one reads as fill (a 404).
+func TestVirtualRemote(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir("../testdata/corners")))
+	defer srv.Close()
+	f, err := Open(t.Context(), srv.URL+"/vds.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for path, want := range map[string]any{
+		"stacked": []any{[]any{10, 11, 12, 13, 14, 15}, []any{20, 21, 22, 23, 24, 25}, []any{30, 31, 32, 33, 34, 35}},
+		"missing": []any{7, 7, 14, 15},
+	} {
+		d, err := f.Dataset(t.Context(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkVirtualRead(t, d, nil, want)
 	}
 }
