@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -22,7 +23,8 @@ type axis struct {
 // span is n coordinates from lo on.
 type span struct{ lo, n int }
 
-// maxAxisRuns bounds the blocks of a regular hyperslab along one dimension.
+// maxAxisRuns bounds the blocks of a regular hyperslab, summed over its
+// dimensions.
 const maxAxisRuns = 1 << 22
 
 // add appends the run of n coordinates from lo, which is not before the
@@ -90,13 +92,14 @@ func regularAxes(h *hdf5.Hyperslab, dims []int) ([]axis, error) {
 		return nil, fmt.Errorf("%w: a selection of rank %d in %d dimensions", hdf5.ErrFormat, len(h.Start), len(dims))
 	}
 	out := make([]axis, len(dims))
+	runs := uint64(0)
 	for i, n := range dims {
 		start, stride, count, block := h.Start[i], h.Stride[i], h.Count[i], h.Block[i]
 		if count == hdf5.Unlimited || block == hdf5.Unlimited {
 			return nil, fmt.Errorf("%w: an unlimited hyperslab (a mapping that grows with its source)", hdf5.ErrUnsupported)
 		}
-		if count > maxAxisRuns {
-			return nil, fmt.Errorf("%w: a hyperslab of %d blocks along a dimension", hdf5.ErrUnsupported, count)
+		if runs += min(count, maxAxisRuns+1); runs > maxAxisRuns {
+			return nil, fmt.Errorf("%w: a hyperslab of more than %d blocks along its dimensions", hdf5.ErrUnsupported, maxAxisRuns)
 		}
 		if end, ok := hyperEnd(start, stride, count, block); !ok || end > uint64(n) {
 			return nil, fmt.Errorf("%w: hyperslab start %d stride %d count %d block %d outside dimension %d of %d", hdf5.ErrFormat, start, stride, count, block, i, n)
@@ -116,13 +119,18 @@ func hyperEnd(start, stride, count, block uint64) (uint64, bool) {
 	return end, hi == 0 && c1 == 0 && c2 == 0
 }
 
-// numElements is the number of elements a product of axes selects.
-func numElements(axes []axis) int {
-	n := 1
+// numElements is the number of elements a product of axes selects; ok is
+// false when it does not fit an int.
+func numElements(axes []axis) (n int, ok bool) {
+	n = 1
 	for i := range axes {
-		n *= axes[i].len()
+		hi, lo := bits.Mul64(uint64(n), uint64(axes[i].len()))
+		if hi != 0 || lo > math.MaxInt {
+			return 0, false
+		}
+		n = int(lo)
 	}
-	return n
+	return n, true
 }
 
 // cStrides are the C-order strides of the given shape, in elements.

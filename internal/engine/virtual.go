@@ -95,7 +95,11 @@ func newVirtualMapping(m hdf5.Mapping, dims []int) (*virtualMapping, error) {
 		return nil, fmt.Errorf("virtual selection: %w", err)
 	}
 	dataset, _ := literalName(m.Dataset)
-	return &virtualMapping{file: file, dataset: dataset, sel: m.Source, virt: virt, n: numElements(virt)}, nil
+	n, ok := numElements(virt)
+	if !ok {
+		return nil, fmt.Errorf("%w: a virtual selection of too many elements", hdf5.ErrFormat)
+	}
+	return &virtualMapping{file: file, dataset: dataset, sel: m.Source, virt: virt, n: n}, nil
 }
 
 // literalName undoes the escape of a source name without printf-style
@@ -130,7 +134,7 @@ func (m *virtualMapping) source(ctx context.Context, l *virtualLocator) (*virtua
 		if src.axes, err = selectionAxes(m.sel, arr.Shape); err != nil {
 			return nil, fmt.Errorf("source selection: %w", err)
 		}
-		if n := numElements(src.axes); n != m.n {
+		if n, ok := numElements(src.axes); n != m.n || !ok {
 			return nil, fmt.Errorf("%w: source selection of %d elements for a virtual selection of %d", hdf5.ErrFormat, n, m.n)
 		}
 		src.align = alignAxes(m.virt, src.axes)
