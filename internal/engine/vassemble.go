@@ -17,6 +17,9 @@ type virtualLocator struct {
 	fill        []byte
 	open        VirtualOpener
 	maps        []*virtualMapping
+
+	mu     sync.Mutex
+	arrays map[string]*Chunked // the sources opened, by file and dataset
 }
 
 func (l *virtualLocator) Locate(_ context.Context, coords []int) (Chunk, error) {

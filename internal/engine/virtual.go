@@ -122,7 +122,7 @@ func (m *virtualMapping) source(ctx context.Context, l *virtualLocator) (*virtua
 	if m.src != nil {
 		return m.src, nil
 	}
-	arr, err := l.open(ctx, m.file, m.dataset)
+	arr, err := l.array(ctx, m.file, m.dataset)
 	if err != nil {
 		return nil, err
 	}
@@ -210,4 +210,24 @@ func (s *hdf5Sources) open(ctx context.Context, file, dataset string) (*Chunked,
 		return Virtual(ctx, hd, dims, fill, hd.Path(), next.open)
 	}
 	return HDF5(ctx, hd, dims, fill, hd.Path())
+}
+
+// array opens the source dataset of a mapping, once for all the mappings
+// that name it (a failure is not remembered).
+func (l *virtualLocator) array(ctx context.Context, file, dataset string) (*Chunked, error) {
+	key := file + "\x00" + dataset
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if arr, ok := l.arrays[key]; ok {
+		return arr, nil
+	}
+	arr, err := l.open(ctx, file, dataset)
+	if err != nil {
+		return nil, err
+	}
+	if l.arrays == nil {
+		l.arrays = map[string]*Chunked{}
+	}
+	l.arrays[key] = arr
+	return arr, nil
 }

@@ -19,7 +19,7 @@ vds.h5's virtual datasets:
   big         2×600 <i4: source 2's /long (600 numbers, chunked by 100) in row 0, its first 500
               in row 1 from 100 on: more elements than an index inlines
 vds_unlimited.h5's /printf maps vds_src%b.h5 (one block of 6 per file found) and /unlimited an
-unlimited block: mappings lindi-go leaves out.
+unlimited block: mappings lindi-go leaves out; /self is mapped from itself (h5py crashes reading it).
 vds_up.h5's /up maps all of ../vds_src0.h5's /data: a source outside its directory.
 vds.json: path → {"shape", "dtype", "fill", "value" (nested lists), "slices": {selection: value}},
 the selections in lindi's text form, cut by numpy from h5py's whole read (h5py refuses
@@ -122,6 +122,10 @@ def write_unlimited():
                 sspace.select_hyperslab((0,), (1,), (1,), (unlimited,))
             dcpl.set_virtual(vspace, source, b"data", sspace)
             h5py.h5d.create(f.id, name.encode(), h5py.h5t.STD_I32LE, vspace, dcpl=dcpl)
+        # A dataset mapped from itself, which h5py 3.7 (HDF5 1.10.8) crashes reading.
+        layout = h5py.VirtualLayout(shape=(4,), dtype="<i4")
+        layout[:] = h5py.VirtualSource(".", "self", shape=(4,))
+        f.create_virtual_dataset("self", layout, fillvalue=3)
 
 
 def key(text):
