@@ -27,10 +27,12 @@
 // numcodecs equivalent (lzf, szip, scale-offset, …), whose chunks skip
 // filters, whose type lindi cannot inline, or whose data this reader cannot
 // read (external raw data) becomes an _EXTERNAL_ARRAY_LINK
-// instead of an error, and so does a virtual dataset, which has no chunks
-// to ref (lindi inlines a small one's values and writes a ref with no
-// offset for a larger one): read through the HDF5 file, its sources are
-// found beside that file; h5py's complex numbers become zarr's complex dtypes
+// instead of an error; a virtual dataset, which has no chunks of its own,
+// is refs to its sources' chunks where they are its chunks, else inlined
+// with its values up to 1 MiB (lindi inlines fewer than 1000 numbers and
+// writes a ref with no offset for more), else linked too (read through the
+// HDF5 file, its sources are found beside it); h5py's complex numbers
+// become zarr's complex dtypes
 // (lindi refuses them); opaque data and h5py's datetime64/timedelta64
 // (opaque types tagged "NUMPY:<M8[s]") keep their numpy dtype (|V n, <M8[s])
 // and are inlined or referenced like numbers; external links are left out.

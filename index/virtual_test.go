@@ -13,10 +13,10 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-// TestVirtualIndex: a small virtual dataset, which has no chunks of its
-// own, is inlined with its values read from its sources (as lindi inlines
-// it), its shape, dtype and fill kept, and reads through the index as
-// h5py reads the file; a larger one is a link to itself in the HDF5 file.
+// TestVirtualIndex: a virtual dataset of up to 1 MiB, which has no chunks
+// of its own, is inlined with its values read from its sources (as lindi
+// inlines one of fewer than 1000 elements), its shape, dtype and fill kept,
+// and reads through the index as h5py reads the file.
 func TestVirtualIndex(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"vds.h5", "vds_src0.h5", "vds_src1.h5", "vds_src2.h5"} {
@@ -44,8 +44,8 @@ func TestVirtualIndex(t *testing.T) {
 	if doc.Refs["stacked/0.0"] == nil || strings.Contains(string(doc.Refs["stacked/.zattrs"]), zarrmeta.AttrExternalArrayLink) {
 		t.Errorf("stacked: chunk %s, attributes %s: want its values inline", doc.Refs["stacked/0.0"], doc.Refs["stacked/.zattrs"])
 	}
-	if !strings.Contains(string(doc.Refs["big/.zattrs"]), zarrmeta.AttrExternalArrayLink) {
-		t.Errorf("big (1200 elements): attributes %s, want an %s", doc.Refs["big/.zattrs"], zarrmeta.AttrExternalArrayLink)
+	if doc.Refs["big/0.0"] == nil {
+		t.Errorf("big (1200 elements): no inline chunk")
 	}
 	raw, err := os.ReadFile("../testdata/corners/vds.json")
 	if err != nil {
@@ -96,4 +96,48 @@ func numbers(v any) []float64 {
 		out = append(out, numbers(x)...)
 	}
 	return out
+}
+
+// TestVirtualIndexLink: a virtual dataset whose values cannot be read (an
+// unsupported mapping) is a link to itself in the HDF5 file, its metadata
+// kept.
+func TestVirtualIndexLink(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../testdata/corners/vds_unlimited.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "vds_unlimited.h5")
+	if err := os.WriteFile(src, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := index.DefaultOutput(src)
+	if err := index.WriteFile(ctx, src, out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Refs map[string]json.RawMessage }
+	if b, err = os.ReadFile(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc.Refs["printf/.zattrs"]), zarrmeta.AttrExternalArrayLink) || doc.Refs["printf/0"] != nil {
+		t.Errorf("printf: attributes %s, chunk %s: want a link", doc.Refs["printf/.zattrs"], doc.Refs["printf/0"])
+	}
+	f, err := h5.Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "printf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(d.Shape()) != "[6]" || d.DType().String() != "<i4" {
+		t.Errorf("printf: shape %v dtype %s", d.Shape(), d.DType())
+	}
+	if _, err := d.Read(ctx, nil); err == nil || !strings.Contains(err.Error(), "printf-style") {
+		t.Errorf("printf read through the link: %v", err)
+	}
 }
