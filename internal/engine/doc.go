@@ -12,6 +12,10 @@
 // locks. A cancelled context stops the read promptly, and Read returns only
 // after every goroutine it started has ended.
 //
+// A virtual HDF5 dataset (Virtual) is read the same way: its chunks are
+// made when a decoder takes them (Chunk.Make), each from the reads of its
+// mappings' source datasets through this same engine.
+//
 // Errors name the chunk (grid coordinates and where its bytes came from) and wrap
 // the cause; a chunk whose decoded size is not the chunk size is an error, never
 // silently wrong data.

@@ -25,11 +25,13 @@ type VirtualOpener func(ctx context.Context, file, dataset string) (*Chunked, er
 // the fill value, then mapping after mapping (a later one overwriting an
 // earlier), the elements of the mapping's source selection, read through
 // the engine from the dataset open gives. dims, fill and name are as for
-// HDF5. Mappings whose selections are "all" or hyperslabs (regular or of
-// one block) are read; a mapping with printf-style source names, an
-// unlimited count, points or several irregular blocks fails with
-// hdf5.ErrUnsupported naming the dataset, as does a source of another
-// element size.
+// HDF5. Mappings whose selections are "all" or hyperslabs (regular, or
+// blocks that tile a product of ranges, as a strided slice's do) are
+// read, the k-th source element to the k-th virtual one whatever the two
+// shapes; a mapping with printf-style source names, an unlimited count,
+// points or other unions of blocks fails with hdf5.ErrUnsupported naming
+// the dataset, as does a source of another element size. Opening the
+// sources waits for the first read.
 func Virtual(ctx context.Context, hd *hdf5.Dataset, dims []int, fill []byte, name string, open VirtualOpener) (*Chunked, error) {
 	maps, err := hd.Mappings(ctx)
 	if err != nil {
