@@ -15,15 +15,21 @@ import (
 const virtualInlineBytes = 1 << 20
 
 // virtual indexes a virtual dataset, which has no chunks of its own to
-// ref: its elements are other datasets', mapped. One of numbers of up to
-// virtualInlineBytes is inlined with its values, read from its sources
-// (lindi inlines those of fewer than 1000 elements); another, or one whose
-// sources cannot be read, is a link to itself in the HDF5 file (lindi
-// writes a ref with no offset for it), which this module's reader reads,
-// sources and all. (Python lindi reads such a link with h5py over a file
+// ref: its elements are other datasets', mapped. One of 1000 numbers or
+// more is refs to its sources' chunks where they are its chunks
+// (virtualRefs); else one of numbers of up to virtualInlineBytes is
+// inlined with its values, read from its sources (lindi inlines those of
+// fewer than 1000 elements); another, or one whose sources cannot be read,
+// is a link to itself in the HDF5 file (lindi writes a ref with no offset
+// for it), which this module's reader reads, sources and all. (Python lindi reads such a link with h5py over a file
 // object, which finds no source named relative to the file: it reads the
 // fill value.)
 func (d *dsIndex) virtual(ctx context.Context, t *hdf5.Datatype, numeric bool) error {
+	if numeric && !d.scalar && d.n >= inlineElements {
+		if ok, err := d.virtualRefs(ctx); ok || err != nil {
+			return err
+		}
+	}
 	if numeric && !d.scalar && d.n > 0 && d.n <= virtualInlineBytes/max(int(t.Size), 1) {
 		if ok, err := d.inline(ctx, t); ok && err == nil {
 			return nil

@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,10 +14,11 @@ import (
 	"github.com/lindigo/lindi/zarrmeta"
 )
 
-// TestVirtualIndex: a virtual dataset of up to 1 MiB, which has no chunks
-// of its own, is inlined with its values read from its sources (as lindi
-// inlines one of fewer than 1000 elements), its shape, dtype and fill kept,
-// and reads through the index as h5py reads the file.
+// TestVirtualIndex: a small virtual dataset, which has no chunks of its
+// own, is inlined with its values read from its sources (as lindi inlines
+// one of fewer than 1000 elements), a larger one whose sources' chunks are
+// its chunks is refs to them; shape, dtype and fill are kept, and the index
+// reads as h5py reads the file.
 func TestVirtualIndex(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"vds.h5", "vds_src0.h5", "vds_src1.h5", "vds_src2.h5"} {
@@ -44,8 +46,18 @@ func TestVirtualIndex(t *testing.T) {
 	if doc.Refs["stacked/0.0"] == nil || strings.Contains(string(doc.Refs["stacked/.zattrs"]), zarrmeta.AttrExternalArrayLink) {
 		t.Errorf("stacked: chunk %s, attributes %s: want its values inline", doc.Refs["stacked/0.0"], doc.Refs["stacked/.zattrs"])
 	}
-	if doc.Refs["big/0.0"] == nil {
-		t.Errorf("big (1200 elements): no inline chunk")
+	// big's rows are vds_src2.h5's /long, chunked by 100: its chunks are
+	// big's, but for the first of row 1, which no mapping reaches (fill).
+	var ref []any
+	if err := json.Unmarshal(doc.Refs["big/1.5"], &ref); err != nil || len(ref) != 3 || doc.Refs["big/1.0"] != nil {
+		t.Errorf("big (1200 elements): chunk 1.5 %s (%v), chunk 1.0 %s: want refs to its source's chunks", doc.Refs["big/1.5"], err, doc.Refs["big/1.0"])
+	}
+	if _, err := base64Chunk(doc.Refs["shifted/0"]); err != nil {
+		t.Errorf("shifted (off its source's chunk boundaries): chunk %.40s: %v, want it inline", doc.Refs["shifted/0"], err)
+	}
+	var zarray struct{ Chunks []int }
+	if err := json.Unmarshal(doc.Refs["big/.zarray"], &zarray); err != nil || fmt.Sprint(zarray.Chunks) != "[1 100]" {
+		t.Errorf("big/.zarray %s: want chunks [1, 100]", doc.Refs["big/.zarray"])
 	}
 	raw, err := os.ReadFile("../testdata/corners/vds.json")
 	if err != nil {
@@ -140,4 +152,17 @@ func TestVirtualIndexLink(t *testing.T) {
 	if _, err := d.Read(ctx, nil); err == nil || !strings.Contains(err.Error(), "printf-style") {
 		t.Errorf("printf read through the link: %v", err)
 	}
+}
+
+// base64Chunk decodes an inline base64 ref.
+func base64Chunk(ref json.RawMessage) ([]byte, error) {
+	var s string
+	if err := json.Unmarshal(ref, &s); err != nil {
+		return nil, err
+	}
+	b, ok := strings.CutPrefix(s, "base64:")
+	if !ok {
+		return nil, fmt.Errorf("not base64: %.20q", s)
+	}
+	return base64.StdEncoding.DecodeString(b)
 }

@@ -17,7 +17,8 @@ vds.h5's virtual datasets:
   missing     4 <i4: one mapping from a file that does not exist, fill 7, one from source 0
   reshaped    2×3 <i4: source 0's 6 numbers into a 2×3 block (different shapes, same count)
   big         2×600 <i4: source 2's /long (600 numbers, chunked by 100) in row 0, its first 500
-              in row 1 from 100 on: more elements than an index inlines
+              in row 1 from 100 on: its chunks are /long's
+  shifted     1100 <i4: /long's 50: then its :550, off its chunk boundaries
 vds_unlimited.h5's /printf maps vds_src%b.h5 (one block of 6 per file found) and /unlimited an
 unlimited block: mappings lindi-go leaves out; /self is mapped from itself (h5py crashes reading it).
 vds_up.h5's /up maps all of ../vds_src0.h5's /data: a source outside its directory.
@@ -40,6 +41,7 @@ SLICES = {
     "missing": ["1:3"],
     "reshaped": ["1", ":, 1:"],
     "big": ["1, 95:105", ":, 599"],
+    "shifted": ["540:560"],
 }
 
 
@@ -94,6 +96,11 @@ def write_vds():
         layout[0] = h5py.VirtualSource(SOURCES[2], "long", shape=(600,))
         layout[1, 100:] = h5py.VirtualSource(SOURCES[2], "long", shape=(600,))[:500]
         f.create_virtual_dataset("big", layout, fillvalue=-3)
+
+        layout = h5py.VirtualLayout(shape=(1100,), dtype="<i4")
+        layout[:550] = h5py.VirtualSource(SOURCES[2], "long", shape=(600,))[50:]
+        layout[550:] = h5py.VirtualSource(SOURCES[2], "long", shape=(600,))[:550]
+        f.create_virtual_dataset("shifted", layout, fillvalue=-3)
 
 
 def write_up():
