@@ -33,8 +33,9 @@ type vspan struct{ lo, n int }
 // element along the others), with one filter pipeline, each block starting
 // on a chunk boundary and ending on one or at the dataset's edge, no
 // chunk mapped twice, and unwritten source chunks holding the virtual
-// dataset's fill value. ok is false otherwise, with no refs made: the
-// caller inlines or links the dataset. A missing source leaves its chunks
+// dataset's fill value, and no more chunks than the chunk threshold. ok is
+// false otherwise, with no refs made: the caller inlines or links the
+// dataset. A missing source leaves its chunks
 // unwritten (fill), as HDF5 reads it.
 func (d *dsIndex) virtualRefs(ctx context.Context) (ok bool, err error) {
 	maps, err := d.ds.Mappings(ctx)
@@ -59,6 +60,9 @@ func (d *dsIndex) virtualRefs(ctx context.Context) (ok bool, err error) {
 			a, _ := json.Marshal(vm.filters)
 			b, _ := json.Marshal(filters)
 			ok = slices.Equal(g, grid) && bytes.Equal(a, b)
+		}
+		if t := d.b.o.threshold; ok && t > 0 && chunkCount(d.shape, g) > t {
+			ok = false // as many refs as a chunked dataset that is linked
 		}
 		if ok {
 			grid, filters = g, vm.filters
