@@ -25,12 +25,14 @@ import (
 func init() {
 	beam.RegisterType(reflect.TypeFor[Group]())
 	beam.RegisterCoder(reflect.TypeFor[Partial](), encodePartial, decodePartial)
-	register.DoFn3x1[context.Context, []byte, func(Group), error](&planFn{})
+	beam.RegisterType(reflect.TypeFor[datasetShape]())
+	register.DoFn4x1[context.Context, []byte, func(Group), func(datasetShape), error](&planFn{})
 	register.Emitter1[Group]()
+	register.Emitter1[datasetShape]()
 	register.DoFn3x1[context.Context, Group, func(Partial), error](&reduceFn{})
 	register.Emitter1[Partial]()
 	register.Combiner1[Partial](&mergeFn{})
-	register.DoFn2x1[context.Context, Partial, error](&finishFn{})
+	register.DoFn3x1[context.Context, Partial, datasetShape, error](&finishFn{})
 }
 
 // DefaultGroupBytes is the stored (compressed) size of the chunk groups a
@@ -79,19 +81,24 @@ type Group struct {
 // fail the job.
 func DatasetStats(s beam.Scope, job DatasetJob) {
 	s = s.Scope("lindi.DatasetStats")
-	groups := beam.ParDo(s, &planFn{Job: job}, beam.Impulse(s))
+	groups, shape := beam.ParDo2(s, &planFn{Job: job}, beam.Impulse(s))
 	partials := beam.ParDo(s, &reduceFn{Job: job}, beam.Reshuffle(s, groups))
-	beam.ParDo0(s, &finishFn{Job: job}, beam.Combine(s, &mergeFn{}, partials))
+	beam.ParDo0(s, &finishFn{Job: job}, beam.Combine(s, &mergeFn{}, partials), beam.SideInput{Input: shape})
+}
+
+// selection parses job's selection; "" selects everything.
+func (job DatasetJob) selection() (selection.Selection, error) {
+	if job.Selection == "" {
+		return nil, nil
+	}
+	return selection.Parse(job.Selection)
 }
 
 // openDataset opens job's dataset and parses its selection.
 func openDataset(ctx context.Context, job DatasetJob) (*h5.File, *h5.Dataset, selection.Selection, error) {
-	var sel selection.Selection // "" selects everything
-	if job.Selection != "" {
-		var err error
-		if sel, err = selection.Parse(job.Selection); err != nil {
-			return nil, nil, nil, err
-		}
+	sel, err := job.selection()
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	opts, err := scanOptions(job.InFlight, job.Concurrency)
 	if err != nil {
@@ -109,16 +116,25 @@ func openDataset(ctx context.Context, job DatasetJob) (*h5.File, *h5.Dataset, se
 	return f, d, sel, nil
 }
 
+// datasetShape is what finishing the statistics needs of the dataset, sent
+// by the plan so that the finish need not open the file again (an open is
+// a few round trips).
+type datasetShape struct {
+	Path  string
+	Shape []int
+}
+
 type planFn struct {
 	Job DatasetJob
 }
 
-func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group)) error {
+func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group), emitShape func(datasetShape)) error {
 	file, d, sel, err := openDataset(ctx, f.Job)
 	if err != nil {
 		return err
 	}
 	defer file.Close()
+	emitShape(datasetShape{Path: d.Path(), Shape: d.Shape()})
 	size := f.Job.GroupBytes
 	if size == 0 {
 		size = DefaultGroupBytes
@@ -377,13 +393,12 @@ type finishFn struct {
 	Job DatasetJob
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, p Partial) error {
-	file, d, sel, err := openDataset(ctx, f.Job)
+func (f *finishFn) ProcessElement(ctx context.Context, p Partial, ds datasetShape) error {
+	sel, err := f.Job.selection()
 	if err != nil {
 		return err
 	}
-	defer file.Close()
-	st, err := Columns(d, sel, p)
+	st, err := columns(ds.Path, ds.Shape, sel, p)
 	if err != nil {
 		return err
 	}
@@ -407,17 +422,22 @@ func (f *finishFn) ProcessElement(ctx context.Context, p Partial) error {
 // Columns finishes the merged statistics p of the selection sel of d: one
 // value per column of the selection, in its order.
 func Columns(d *h5.Dataset, sel selection.Selection, p Partial) (Summary, error) {
-	r, err := sel.Resolve(d.Shape())
+	return columns(d.Path(), d.Shape(), sel, p)
+}
+
+// columns is Columns of the dataset at path of the given shape.
+func columns(path string, shape []int, sel selection.Selection, p Partial) (Summary, error) {
+	r, err := sel.Resolve(shape)
 	if err != nil {
 		return Summary{}, err
 	}
 	cols := []int{0}
-	if d.NDim() >= 2 {
+	if len(shape) >= 2 {
 		if cols, err = r.Positions(1); err != nil {
 			return Summary{}, err
 		}
 	}
-	return Finish(p, d.Path(), d.Shape(), cols)
+	return Finish(p, path, shape, cols)
 }
 
 func encodePartial(p Partial) ([]byte, error) {
