@@ -1,12 +1,18 @@
 package lindibeam
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
+
+	"github.com/lindigo/lindi/h5"
+	"github.com/lindigo/lindi/selection"
+	"github.com/lindigo/lindi/zarrmeta"
 )
 
 // reference computes the statistics of one column's values exactly, the
@@ -152,5 +158,116 @@ func BenchmarkIntPartialInt16(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestRowReducerPieces writes the bytes of a read to a row reducer in
+// pieces cut anywhere (within elements and rows too): the statistics are
+// those of the whole block, for integer and float rows of several inner
+// elements.
+func TestRowReducerPieces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const rows, cols, inner = 211, 3, 2
+	i16 := make([]int16, rows*cols*inner)
+	f64 := make([]float64, rows*cols*inner)
+	for k := range i16 {
+		i16[k] = int16(rng.Uint32())
+		f64[k] = rng.NormFloat64()
+	}
+	l := Layout{Outer: rows, Inner: inner, Cols: []int{0, 2, 5}}
+	for _, cuts := range [][]int{nil, {1}, {3, 5, 7}, {12, 13, 500, 2000}} {
+		check := func(name string, w streamReducer, raw []byte, whole Partial) {
+			prev := 0
+			for _, c := range append(cuts, len(raw)) {
+				c = min(c, len(raw))
+				if _, err := w.Write(raw[prev:c]); err != nil {
+					t.Fatal(err)
+				}
+				prev = c
+			}
+			got, err := w.result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := jsonOf(t, got), jsonOf(t, whole); g != w {
+				t.Errorf("%s cut at %v: %s, whole: %s", name, cuts, g, w)
+			}
+		}
+		w16, _ := IntPartial(i16, l)
+		check("int16", streamReducerOf(zarrmeta.DType{Kind: zarrmeta.KindInt, Size: 2}, l), bytesOf(i16), w16)
+		w64, _ := FloatPartial(f64, l)
+		check("float64", streamReducerOf(zarrmeta.DType{Kind: zarrmeta.KindFloat, Size: 8}, l), bytesOf(f64), w64)
+	}
+	// Fewer rows than the layout has is an error, not a partial answer.
+	w := streamReducerOf(zarrmeta.DType{Kind: zarrmeta.KindInt, Size: 2}, l)
+	w.Write(bytesOf(i16)[:100])
+	if _, err := w.result(); err == nil {
+		t.Error("a short read reduced without an error")
+	}
+}
+
+func bytesOf[T int16 | float64](v []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*int(unsafe.Sizeof(v[0])))
+}
+
+// TestReduceGroupParts reduces selections of a dataset read whole and read
+// in about four parts: the same partial statistics, and those
+// of the columns reduced from one plain read.
+func TestReduceGroupParts(t *testing.T) {
+	ctx := context.Background()
+	f, err := h5.Open(ctx, "../../testdata/nwb/tables.nwb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.Dataset(ctx, "acquisition/ElectricalSeries/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sel := range []string{"...", "100:901:3, ::-1", "[5, 5, 2, 300, 7, 450, 100, 12, 640], 1:"} {
+		s, _ := selection.Parse(sel)
+		groups, err := d.ChunkGroups(ctx, s, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := reduceGroup(ctx, d, sel, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// In parts of about a quarter.
+		parts, err := reduceGroup(ctx, d, sel, rawBytes(d, groups[0].Selection)/4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonOf(t, parts), jsonOf(t, whole); g != w {
+			t.Errorf("%q in parts: %s, whole: %s", sel, g, w)
+		}
+		a, err := d.Read(ctx, groups[0].Selection)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := layoutOf(d, groups[0].Selection)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := h5.As[float64](a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := FloatPartial(v.Data, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, err := Finish(whole, "x", d.Shape(), l.Cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := Finish(plain, "x", d.Shape(), l.Cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonOf(t, ws.Mean), jsonOf(t, ps.Mean); g != w {
+			t.Errorf("%q: means %s, from one plain read %s", sel, g, w)
+		}
 	}
 }

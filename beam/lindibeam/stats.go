@@ -6,16 +6,15 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"math/big"
 	"reflect"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/selection"
@@ -194,83 +193,89 @@ func (f *reduceFn) ProcessElement(ctx context.Context, g Group, emit func(Partia
 
 // ReduceGroup reads the selection sel (numpy syntax) of d and reduces it to
 // exact per-column partial statistics, columns keyed by their index on axis
-// 1. Integer and float dtypes are read; any other is refused.
+// 1. Integer and float dtypes are read; any other is refused. An index
+// list's repeats count once, as h5.Dataset.ChunkGroups groups them.
 //
-// The group is read a block of whole chunks (at most blockBytes stored) at a
-// time by reduceWorkers goroutines, each reading a block and then reducing
-// it, so that one block's fetch and decode overlap another's reduction and
-// every core reduces; a worker holds one block. The sums are exact, so the
-// result does not depend on the order the blocks are reduced in.
+// The group is read as one read (its chunks fetched concurrently, decoded
+// on every core), and reduced while it is read: each time the elements
+// before some point are final, the whole rows among them are reduced, so
+// that the reduction follows the decoding instead of coming after it. A
+// group larger than streamBytes in memory is read in parts of at most
+// that, one after another. The sums are exact, so the result does not
+// depend on the parts or on where a read paused.
 func ReduceGroup(ctx context.Context, d *h5.Dataset, sel string) (Partial, error) {
+	return reduceGroup(ctx, d, sel, streamBytes)
+}
+
+// reduceGroup is ReduceGroup with reads of at most limit bytes in memory.
+func reduceGroup(ctx context.Context, d *h5.Dataset, sel string, limit int64) (Partial, error) {
 	s, err := selection.Parse(sel)
 	if err != nil {
 		return Partial{}, err
 	}
-	blocks, err := d.ChunkGroups(ctx, s, blockBytes)
+	parts, err := d.ChunkGroups(ctx, s, math.MaxInt64)
 	if err != nil {
 		return Partial{}, err
 	}
-	g, ctx := errgroup.WithContext(ctx)
-	var next atomic.Int64
-	parts := make([]Partial, min(reduceWorkers(), len(blocks)))
-	for w := range parts {
-		g.Go(func() error {
-			var sc scratch
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(blocks) {
-					return nil
-				}
-				p, err := reduceSelection(ctx, d, blocks[i].Selection, &sc)
-				if err != nil {
-					return err
-				}
-				if parts[w], err = Merge(parts[w], p); err != nil {
-					return err
-				}
+	if len(parts) == 1 {
+		if raw := rawBytes(d, parts[0].Selection); raw > limit {
+			stored := max(1, parts[0].StoredBytes*limit/raw)
+			if parts, err = d.ChunkGroups(ctx, s, stored); err != nil {
+				return Partial{}, err
 			}
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return Partial{}, err
+		}
 	}
 	var out Partial
-	for _, p := range parts {
-		if out, err = Merge(out, p); err != nil {
+	for _, part := range parts {
+		p, err := reduceStream(ctx, d, part.Selection)
+		if err == nil {
+			out, err = Merge(out, p)
+		}
+		if err != nil {
 			return Partial{}, err
 		}
 	}
 	return out, nil
 }
 
-// blockBytes bounds the stored bytes of a block ReduceGroup reads at once
-// (a larger chunk is a block of its own).
-const blockBytes = 16 << 20
+// streamBytes bounds the memory of one read of ReduceGroup.
+const streamBytes = 256 << 20
 
-// reduceWorkers is how many blocks ReduceGroup reads and reduces at once:
-// one a core. Each block's read already fetches its chunks concurrently and
-// decodes them on every core, so that while one worker reduces its block
-// another's read proceeds; twice as many blocks in flight took a fifth more
-// CPU for the same time, their buffers crowding each other out of the
-// caches.
-func reduceWorkers() int { return max(2, runtime.GOMAXPROCS(0)) }
+// rawBytes is the size in memory of the selection s of d, 0 when it
+// cannot be resolved (the read then says why).
+func rawBytes(d *h5.Dataset, s selection.Selection) int64 {
+	r, err := s.Resolve(d.Shape())
+	if err != nil {
+		return 0
+	}
+	return int64(r.Len()) * int64(d.DType().Size)
+}
 
-// reduceSelection reads the selection s of d and reduces it; numbers of
-// the machine's types are read into sc's memory, reused block after block.
-func reduceSelection(ctx context.Context, d *h5.Dataset, s selection.Selection, sc *scratch) (Partial, error) {
+// reduceStream reads the selection s of d and reduces it while it is read.
+func reduceStream(ctx context.Context, d *h5.Dataset, s selection.Selection) (Partial, error) {
 	l, err := layoutOf(d, s)
 	if err != nil {
 		return Partial{}, err
 	}
-	if reduce := reducerOf(d.DType()); reduce != nil {
-		return reduce(ctx, d, s, l, sc)
+	w := streamReducerOf(d.DType(), l)
+	if w == nil {
+		return reduceWhole(ctx, d, s, l)
+	}
+	if _, err := d.ReadTo(ctx, s, w); err != nil {
+		return Partial{}, err
+	}
+	return w.result()
+}
+
+// reduceWhole reads the selection s of d whole as float64 and reduces it:
+// the dtypes without a reducer of their own (float16).
+func reduceWhole(ctx context.Context, d *h5.Dataset, s selection.Selection, l Layout) (Partial, error) {
+	if d.DType().Kind != zarrmeta.KindFloat {
+		return Partial{}, fmt.Errorf("lindibeam: statistics of dtype %s: only integers and floats", d.DType())
 	}
 	a, err := d.Read(ctx, s)
 	if err != nil {
 		return Partial{}, err
-	}
-	if d.DType().Kind != zarrmeta.KindFloat {
-		return Partial{}, fmt.Errorf("lindibeam: statistics of dtype %s: only integers and floats", d.DType())
 	}
 	t, err := h5.As[float64](a) // float16 widens exactly
 	if err != nil {
@@ -279,75 +284,121 @@ func reduceSelection(ctx context.Context, d *h5.Dataset, s selection.Selection, 
 	return FloatPartial(t.Data, l)
 }
 
-// reducer reads a selection into a worker's scratch memory and reduces it.
-type reducer func(ctx context.Context, d *h5.Dataset, s selection.Selection, l Layout, sc *scratch) (Partial, error)
+// streamReducer reduces the bytes of a read (native byte order, C order)
+// as they are written to it, whole rows (outer indices of its layout) at a
+// time; a row split between two writes is put together in carry.
+type streamReducer interface {
+	io.Writer
+	// result is the reduction of everything written, which must be the
+	// whole selection.
+	result() (Partial, error)
+}
 
-// reducerOf returns the reducer of a dtype read as a Go number, or nil.
-func reducerOf(dt zarrmeta.DType) reducer {
+type rowReducer[T Integer | float32 | float64] struct {
+	l       Layout
+	row     int // bytes of a row
+	partial func([]T, Layout) (Partial, error)
+	carry   []T // the start of a row split between writes
+	carried int // bytes of it in carry
+	rows    int // rows reduced
+	out     Partial
+	err     error
+}
+
+// streamReducerOf returns the streamReducer of a dtype read as a Go number
+// and laid out as l, or nil.
+func streamReducerOf(dt zarrmeta.DType, l Layout) streamReducer {
 	type key struct {
 		kind zarrmeta.Kind
 		size int
 	}
 	switch (key{dt.Kind, dt.Size}) {
 	case key{zarrmeta.KindInt, 1}:
-		return reduceWith(IntPartial[int8])
+		return newRowReducer(IntPartial[int8], l)
 	case key{zarrmeta.KindInt, 2}:
-		return reduceWith(IntPartial[int16])
+		return newRowReducer(IntPartial[int16], l)
 	case key{zarrmeta.KindInt, 4}:
-		return reduceWith(IntPartial[int32])
+		return newRowReducer(IntPartial[int32], l)
 	case key{zarrmeta.KindInt, 8}:
-		return reduceWith(IntPartial[int64])
+		return newRowReducer(IntPartial[int64], l)
 	case key{zarrmeta.KindUint, 1}:
-		return reduceWith(IntPartial[uint8])
+		return newRowReducer(IntPartial[uint8], l)
 	case key{zarrmeta.KindUint, 2}:
-		return reduceWith(IntPartial[uint16])
+		return newRowReducer(IntPartial[uint16], l)
 	case key{zarrmeta.KindUint, 4}:
-		return reduceWith(IntPartial[uint32])
+		return newRowReducer(IntPartial[uint32], l)
 	case key{zarrmeta.KindUint, 8}:
-		return reduceWith(IntPartial[uint64])
+		return newRowReducer(IntPartial[uint64], l)
 	case key{zarrmeta.KindFloat, 4}:
-		return reduceWith(FloatPartial[float32])
+		return newRowReducer(FloatPartial[float32], l)
 	case key{zarrmeta.KindFloat, 8}:
-		return reduceWith(FloatPartial[float64])
+		return newRowReducer(FloatPartial[float64], l)
 	}
 	return nil
 }
 
-// reduceWith is the reducer that reads a selection as T into a worker's
-// scratch memory and reduces it with partial.
-func reduceWith[T Integer | float32 | float64](partial func([]T, Layout) (Partial, error)) reducer {
-	return func(ctx context.Context, d *h5.Dataset, s selection.Selection, l Layout, sc *scratch) (Partial, error) {
-		v, err := readScratch[T](ctx, d, s, l, sc)
-		if err != nil {
-			return Partial{}, err
-		}
-		return partial(v, l)
-	}
+func newRowReducer[T Integer | float32 | float64](partial func([]T, Layout) (Partial, error), l Layout) *rowReducer[T] {
+	n := l.Inner * len(l.Cols)
+	return &rowReducer[T]{l: l, row: n * int(unsafe.Sizeof(*new(T))), partial: partial, carry: make([]T, n)}
 }
 
-// scratch is a worker's memory for the blocks it reads: one allocation,
-// grown to the largest block, instead of a new array per block that the
-// garbage collector must clear and collect (a sixth of the CPU of a
-// reduction of 512 MB).
-type scratch struct{ words []uint64 }
+func (r *rowReducer[T]) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n := len(p)
+	if r.row == 0 {
+		return n, nil
+	}
+	if r.carried > 0 {
+		k := copy(r.carryBytes()[r.carried:], p)
+		r.carried += k
+		p = p[k:]
+		if r.carried < r.row {
+			return n, nil
+		}
+		r.carried = 0
+		r.reduce(r.carry, 1)
+	}
+	rows := len(p) / r.row
+	if rows > 0 {
+		size := int(unsafe.Sizeof(*new(T)))
+		// The engine's pieces start at whole elements of an
+		// allocation aligned for them.
+		v := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(p))), rows*r.row/size)
+		r.reduce(v, rows)
+	}
+	r.carried = copy(r.carryBytes(), p[rows*r.row:])
+	return n, r.err
+}
 
-// readScratch reads the selection s of d, laid out as l, into sc's memory
-// as T, the Go type of d's dtype.
-func readScratch[T Integer | float32 | float64](ctx context.Context, d *h5.Dataset, s selection.Selection, l Layout, sc *scratch) ([]T, error) {
-	n := l.Outer * l.Inner * len(l.Cols)
-	size := int(unsafe.Sizeof(*new(T)))
-	words := (n*size + 7) / 8
-	if cap(sc.words) < words {
-		sc.words = make([]uint64, words)
+func (r *rowReducer[T]) carryBytes() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(r.carry))), r.row)
+}
+
+// reduce reduces v, rows whole rows, into the result.
+func (r *rowReducer[T]) reduce(v []T, rows int) {
+	l := r.l
+	l.Outer = rows
+	p, err := r.partial(v, l)
+	if err == nil {
+		r.out, err = Merge(r.out, p)
 	}
-	var v []T
-	if n > 0 {
-		v = unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(sc.words[:words]))), n)
+	r.rows += rows
+	r.err = err
+}
+
+func (r *rowReducer[T]) result() (Partial, error) {
+	if r.err != nil {
+		return Partial{}, r.err
 	}
-	if _, err := h5.ReadInto(ctx, d, s, v); err != nil {
-		return nil, err
+	if r.row == 0 || r.rows == 0 && r.l.Outer == 0 {
+		return r.partial(nil, r.l)
 	}
-	return v, nil
+	if r.rows != r.l.Outer || r.carried != 0 {
+		return Partial{}, fmt.Errorf("lindibeam: the read gave %d of %d rows", r.rows, r.l.Outer)
+	}
+	return r.out, nil
 }
 
 // layoutOf says how the elements of sel fall into columns of d's axis 1.
