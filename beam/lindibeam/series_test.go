@@ -30,9 +30,9 @@ func runSeriesStats(t *testing.T, job StatsJob, out string, addrs ...string) (cs
 	return readOut(t, out), readOut(t, out+".failed")
 }
 
-// close reports whether got is within a few units in the last place of
+// near reports whether got is within a few units in the last place of
 // want, or both NaN.
-func close(got, want float64) bool {
+func near(got, want float64) bool {
 	return got == want || math.Abs(got-want) <= 1e-12*math.Abs(want) || math.IsNaN(got) && math.IsNaN(want)
 }
 
@@ -93,7 +93,7 @@ func TestStatsSeries(t *testing.T) {
 			}
 			e := ref[c]
 			if r[0] != "tables.nwb" || r[1] != strconv.Itoa(c) || r[2] != strconv.Itoa(e.Count) || r[locCol] != e.Location ||
-				!close(v[0], e.Mean) || !close(v[1], e.Std) || !close(v[2], e.RMS) || !close(v[3], e.Min) || !close(v[4], e.Max) {
+				!near(v[0], e.Mean) || !near(v[1], e.Std) || !near(v[2], e.RMS) || !near(v[3], e.Min) || !near(v[4], e.Max) {
 				t.Errorf("window %v: %v; want %+v", w, r, e)
 			}
 		}

@@ -93,26 +93,22 @@ func (job DatasetJob) selection() (selection.Selection, error) {
 	return selection.Parse(job.Selection)
 }
 
-// openDataset opens job's dataset and parses its selection.
-func openDataset(ctx context.Context, job DatasetJob) (*h5.File, *h5.Dataset, selection.Selection, error) {
-	sel, err := job.selection()
-	if err != nil {
-		return nil, nil, nil, err
-	}
+// openJobDataset opens job's file and dataset.
+func openJobDataset(ctx context.Context, job DatasetJob) (*h5.File, *h5.Dataset, error) {
 	opts, err := scanOptions(job.InFlight, job.Concurrency)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	f, err := h5.Open(ctx, job.Source, opts...)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	d, err := f.Dataset(ctx, job.Dataset)
 	if err != nil {
 		f.Close()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return f, d, sel, nil
+	return f, d, nil
 }
 
 // datasetShape is what finishing the statistics needs of the dataset, sent
@@ -128,11 +124,15 @@ type planFn struct {
 }
 
 func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group), emitShape func(datasetShape)) error {
-	file, d, sel, err := openDataset(ctx, f.Job)
+	sel, err := f.Job.selection()
 	if err != nil {
 		return err
 	}
-	defer file.Close()
+	d, release, err := shared.acquire(ctx, f.Job)
+	if err != nil {
+		return err
+	}
+	defer release()
 	emitShape(datasetShape{Path: d.Path(), Shape: d.Shape()})
 	size := f.Job.GroupBytes
 	if size == 0 {
@@ -149,31 +149,35 @@ func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group),
 }
 
 // reduceFn reads groups and reduces each to a Partial. A DoFn instance
-// keeps its file open between bundles.
+// holds its job's dataset open between bundles, the open the plan made when
+// it ran in this process (see shared).
 type reduceFn struct {
 	Job DatasetJob
 
-	mu   sync.Mutex
-	file *h5.File
-	d    *h5.Dataset
+	mu      sync.Mutex
+	d       *h5.Dataset
+	release func()
 }
 
 func (f *reduceFn) dataset(ctx context.Context) (*h5.Dataset, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.d == nil {
-		file, d, _, err := openDataset(ctx, f.Job)
+		d, release, err := shared.acquire(ctx, f.Job)
 		if err != nil {
 			return nil, err
 		}
-		f.file, f.d = file, d
+		f.d, f.release = d, release
 	}
 	return f.d, nil
 }
 
 func (f *reduceFn) Teardown() error {
-	if f.file != nil {
-		return f.file.Close()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.release != nil {
+		f.release()
+		f.d, f.release = nil, nil
 	}
 	return nil
 }
