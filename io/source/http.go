@@ -548,7 +548,19 @@ func (r *resolution) active() bool { return r.resolve != nil }
 // Concurrency reports how many requests may run at once now against the
 // host s's requests go to (the resolved URL's, once resolved): its adaptive
 // limit, or the fixed one.
-func (s *HTTP) Concurrency() int {
+func (s *HTTP) Concurrency() int { return s.limiter().Limit() }
+
+// Costs reports what the host s's requests go to showed of the cost of a
+// request: the lowest latency of its answers (time to the first byte,
+// connection setup excluded) and the throughput of one connection's body
+// (see the package function Costs). ok is false until it showed both.
+func (s *HTTP) Costs() (rtt time.Duration, bytesPerSecond float64, ok bool) {
+	return s.limiter().costs()
+}
+
+// limiter returns the limiter of the host s's requests go to (the
+// resolved URL's, once resolved).
+func (s *HTTP) limiter() *hostLimiter {
 	host := s.host
 	if s.res.active() {
 		s.res.mu.Lock()
@@ -558,7 +570,7 @@ func (s *HTTP) Concurrency() int {
 			host = u.Host
 		}
 	}
-	return limiterFor(host, s.cfg.concurrency).Limit()
+	return limiterFor(host, s.cfg.concurrency)
 }
 
 // renewMargin is how long before a presigned URL expires it is renewed.

@@ -190,7 +190,8 @@ type hostLimiter struct {
 	inflight int
 	epoch    int64         // counts back-offs: a request's failure cuts only if none came since it started
 	wake     chan struct{} // closed when a slot frees or the limit grows; nil with no waiter
-	minRTT   float64       // the lowest latency seen, in seconds
+	minRTT   float64       // the lowest latency seen, in seconds (once samples > 0)
+	rate     float64       // per-connection body throughput, bytes/s (0: none seen; see bodyRate)
 	short    float64       // EWMA of recent latencies, in seconds
 	long     float64       // EWMA of latencies over a long run
 	samples  int
@@ -279,6 +280,12 @@ type outcome struct {
 	err     error         // the round trip's error, if any
 }
 
+// answered reports whether o's request was answered, without a sign of
+// overload: its latency is the host's.
+func (o outcome) answered() bool {
+	return o.err == nil && o.status != 0 && o.status < 500 && o.throttleSign() == ""
+}
+
 // throttleSign says why o shows an overloaded host, or "".
 func (o outcome) throttleSign() string {
 	switch {
@@ -304,6 +311,9 @@ func (p *permit) done(o outcome) (Throttle, bool) {
 	l.inflight--
 	defer l.signal()
 	if l.fixed > 0 {
+		if o.answered() {
+			l.seeRTT(o.latency.Seconds())
+		}
 		return Throttle{}, false
 	}
 	if why := o.throttleSign(); why != "" {
@@ -314,7 +324,7 @@ func (p *permit) done(o outcome) (Throttle, bool) {
 		l.backoffs++
 		return Throttle{Host: l.host, Limit: int(l.limit), Why: why}, true
 	}
-	if o.err != nil || o.status == 0 || o.status >= 500 {
+	if !o.answered() {
 		return Throttle{}, false
 	}
 	l.sample(o.latency.Seconds(), p.epoch)
@@ -359,10 +369,7 @@ const (
 
 // sample takes the latency of a request that succeeded; it needs l.mu.
 func (l *hostLimiter) sample(rtt float64, epoch int64) {
-	l.samples++
-	if l.samples == 1 || rtt < l.minRTT {
-		l.minRTT = rtt
-	}
+	l.seeRTT(rtt)
 	if l.limit < l.ssthresh && rtt > slowStartTolerance*l.minRTT+latencyFloor {
 		// A request queued behind the others: leave slow start, as TCP's
 		// HyStart does when the delay rises, before the server drops any.
@@ -392,4 +399,60 @@ func (l *hostLimiter) sample(rtt float64, epoch int64) {
 	}
 	l.limit = min(l.limit, AutoMaxConcurrency)
 	l.highest = max(l.highest, int(l.limit))
+}
+
+// seeRTT takes the latency of an answered request into the lowest seen;
+// it needs l.mu.
+func (l *hostLimiter) seeRTT(rtt float64) {
+	l.samples++
+	if l.samples == 1 || rtt < l.minRTT {
+		l.minRTT = rtt
+	}
+}
+
+// minRateBody is the smallest body whose throughput is taken: a smaller
+// one arrives in a few segments, often with its headers, and its time
+// says more of the scheduler than of the connection.
+const minRateBody = 64 << 10
+
+// Weights of the throughput estimate: it falls half way to a slower body
+// and climbs an eighth of the way to a faster one.
+const (
+	rateDownWeight = 1.0 / 2
+	rateUpWeight   = 1.0 / 8
+)
+
+// bodyRate takes the throughput of one body of n bytes that took d from
+// its first byte to its end. The estimate is an EWMA biased low: it follows
+// a slower body quickly and a faster one slowly, because a reader trusting
+// it to read a gap rather than wait a round trip loses when the
+// connection is slower than estimated (the gap's bytes delay the read)
+// and merely misses a saving when it is faster. Bodies under minRateBody
+// and instants (d ≤ 0) say nothing and are ignored.
+func (l *hostLimiter) bodyRate(n int64, d time.Duration) {
+	if n < minRateBody || d <= 0 {
+		return
+	}
+	r := float64(n) / d.Seconds()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.rate == 0:
+		l.rate = r
+	case r < l.rate:
+		l.rate += (r - l.rate) * rateDownWeight
+	default:
+		l.rate += (r - l.rate) * rateUpWeight
+	}
+}
+
+// costs reports the lowest latency of the host's answers and its
+// per-connection body throughput; ok is false until it showed both.
+func (l *hostLimiter) costs() (rtt time.Duration, bytesPerSecond float64, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.samples == 0 || l.rate == 0 {
+		return 0, 0, false
+	}
+	return time.Duration(l.minRTT * float64(time.Second)), l.rate, true
 }

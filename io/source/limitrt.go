@@ -71,7 +71,8 @@ func (t *limitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	l.setAnswered()
-	resp.Body = &limitBody{ReadCloser: resp.Body, release: sync.OnceFunc(func() { t.finish(p, o) })}
+	resp.Body = &limitBody{ReadCloser: resp.Body, release: sync.OnceFunc(func() { t.finish(p, o) }),
+		l: l, first: tm.firstByteAt(), want: resp.ContentLength}
 	return resp, nil
 }
 
@@ -102,6 +103,13 @@ func (tm *timing) trace() *httptrace.ClientTrace {
 	}
 }
 
+// firstByteAt returns when the answer's first byte came (zero if not yet).
+func (tm *timing) firstByteAt() time.Time {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return tm.firstByte
+}
+
 // outcome is what the request showed when its round trip returned.
 func (tm *timing) outcome(resp *http.Response, err error) outcome {
 	tm.mu.Lock()
@@ -128,14 +136,28 @@ func (tm *timing) outcome(resp *http.Response, err error) outcome {
 	return o
 }
 
-// limitBody releases its request's slot at the end of the body or on Close.
+// limitBody releases its request's slot at the end of the body or on Close,
+// and tells the limiter how fast a body read to its end came.
 type limitBody struct {
 	io.ReadCloser
 	release func()
+
+	l     *hostLimiter
+	first time.Time // the answer's first byte; zero: unknown, nothing measured
+	want  int64     // Content-Length, or -1
+	got   int64     // bytes read so far
+	timed bool      // the body's throughput was taken
 }
 
 func (b *limitBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	b.got += int64(n)
+	if !b.timed && (b.got == b.want || errors.Is(err, io.EOF)) {
+		b.timed = true
+		if !b.first.IsZero() {
+			b.l.bodyRate(b.got, time.Since(b.first))
+		}
+	}
 	if err != nil {
 		b.release()
 	}

@@ -1,6 +1,9 @@
 package source
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Source reads byte ranges of one object: a local file, a URL, a blob in memory.
 //
@@ -44,4 +47,26 @@ func Concurrency(s Source) int {
 		return Concurrency(v.Unwrap())
 	}
 	return 0
+}
+
+// Costs reports what the host of s showed of the cost of one request, for a
+// reader weighing reading more bytes against making another round trip:
+// rtt is the lowest latency of its answers (time from having a connection
+// to the first byte of the answer, connection setup excluded), and
+// bytesPerSecond the throughput of one connection, measured on bodies of
+// 64 KiB or more from their first byte to their end and estimated low (a
+// weighted average that follows slower bodies quickly and faster ones
+// slowly). Hosts with a fixed concurrency are measured too. ok is false
+// when s is not remote or its host has not yet shown both: a caller then
+// guesses nothing.
+func Costs(s Source) (rtt time.Duration, bytesPerSecond float64, ok bool) {
+	switch v := s.(type) {
+	case interface {
+		Costs() (time.Duration, float64, bool)
+	}:
+		return v.Costs()
+	case interface{ Unwrap() Source }:
+		return Costs(v.Unwrap())
+	}
+	return 0, 0, false
 }
