@@ -1,6 +1,8 @@
 // Package fetch reads batches of byte ranges concurrently. A Fetcher groups
 // the ranges of a batch by source, sorts them, coalesces neighbours into one
-// read when the gap between them is small, splits very large reads into
+// read when the gap between them is small (or, when the batch has more reads
+// than its host lets run at once, when the host's measured round trip costs
+// more than reading the gap: see source.Costs), splits very large reads into
 // parallel parts, and issues the reads under one concurrency limit and one
 // bytes-in-flight budget, handing each range to the caller as soon as its
 // bytes are in, so that fetching and decoding overlap.

@@ -7,7 +7,10 @@ import "fmt"
 //
 // Coalescing trades bytes for round trips: a gap of DefaultMaxGap costs
 // about 5 ms at 50 MB/s, well under one more round trip, and local reads gain
-// from fewer calls; larger gaps lose once requests run in parallel anyway.
+// from fewer calls; larger gaps lose once requests run in parallel anyway,
+// unless a batch has more reads than its host lets run at once: then a gap
+// that one connection reads in less than the host's round trip is read
+// rather than leaving a read to wait a round for a slot (see source.Costs).
 // Splitting trades requests for parallel streams: a batch is cut into reads
 // of about total/concurrency bytes between DefaultMinPartSize and
 // DefaultPartSize (the range size cloud stores advise for parallel GETs), so
@@ -44,6 +47,9 @@ func WithConcurrency(n int) Option {
 
 // WithMaxGap sets the largest gap between two ranges that are still read as
 // one (default DefaultMaxGap); 0 joins only touching or overlapping ranges.
+// Wider gaps are read only when a batch has more reads than its host lets
+// run at once and the host's costs (source.Costs) show the gap cheaper than
+// the round trip a read would wait.
 func WithMaxGap(n int64) Option {
 	return func(f *Fetcher) error {
 		if n < 0 {

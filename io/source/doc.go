@@ -43,6 +43,9 @@
 // connections, 429, 503 and stalled connection setup, and shrinks when
 // latency climbs); fixed by WithConcurrency or LINDI_CONCURRENCY. Hosts
 // reports where each settled; WithThrottleNotice tells when one backs off.
+// Costs reports what a host showed of the cost of a request (its lowest
+// latency, one connection's throughput), for a reader weighing a read of
+// more bytes against another round trip.
 // Connection attempts that stall (a SYN dropped by a server whose listen
 // queue is full) are raced by a second attempt after a few times the
 // fastest connect seen, instead of waiting a second for the kernel to
