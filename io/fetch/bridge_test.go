@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -176,5 +177,54 @@ func TestBridgeHTTP(t *testing.T) {
 	}
 	if n := sim.Stats().RangeRequests - before; n > int64(source.AutoInitialConcurrency) {
 		t.Errorf("%d requests for 20 chunks, want at most %d", n, source.AutoInitialConcurrency)
+	}
+}
+
+// noCosts hides its source's costs: a host that showed none.
+type noCosts struct{ *source.HTTP }
+
+func (noCosts) Costs() (time.Duration, float64, bool) { return 0, 0, false }
+
+// BenchmarkBridge reads the slab of issue 36 (20 chunks of 43 KB, 650 KB
+// apart) through netsim at 20 ms from a host that runs 16 requests at
+// once, unlimited and at 50 MB/s per connection: "bridged" with the costs
+// the host showed, "unbridged" with them hidden. RTT/op is the wall time
+// in round trips of latency, req/op the requests the server saw.
+func BenchmarkBridge(b *testing.B) {
+	file := make([]byte, 20*groupLen)
+	rand.NewChaCha8([32]byte{3}).Read(file)
+	for _, bw := range []int64{0, 50e6} {
+		sim, err := netsim.New(netsim.Blobs(map[string][]byte{"/f": file}), netsim.Config{Latency: benchLatency, Bandwidth: bw})
+		if err != nil {
+			b.Fatal(err)
+		}
+		src, err := source.NewHTTP(httptestServer(b, sim)+"/f", source.WithResolver(nil), source.WithConcurrency(16))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := src.ReadAt(context.Background(), make([]byte, 1<<20), 0); err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []struct {
+			name string
+			src  source.Source
+		}{{"bridged", src}, {"unbridged", noCosts{src}}} {
+			rs := make([]Range, 20)
+			for i := range rs {
+				rs[i] = Range{Src: mode.src, Off: int64(i * groupLen), Len: chunkLen}
+			}
+			b.Run(fmt.Sprintf("%dMBps/%s", bw/1e6, mode.name), func(b *testing.B) {
+				f, _ := New()
+				req0, t0, n := sim.Stats().Requests, time.Now(), 0
+				for b.Loop() {
+					if err := f.Fetch(context.Background(), rs, func(int, []byte) error { return nil }); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				b.ReportMetric(float64(time.Since(t0))/float64(n)/float64(benchLatency), "RTT/op")
+				b.ReportMetric(float64(sim.Stats().Requests-req0)/float64(n), "req/op")
+			})
+		}
 	}
 }
