@@ -16,7 +16,8 @@ import (
 // out of each group of frames) were 20 reads for 16 slots, the last four a
 // round trip late; four of them joined to a neighbour make 16.
 //
-// Gaps are bridged smallest first, each block's bridged gaps together
+// Gaps are bridged smallest first (bridges spreads them among equal ones),
+// each block's bridged gaps together
 // costing less than one round trip and the joined block staying within
 // the batch's merge size, and only as many as lower the number of rounds of
 // reads, ceil(reads/width), to the fewest the bridges allow. Without an
