@@ -7,7 +7,7 @@ replace github.com/lindigo/lindi => ../
 require (
 	github.com/apache/beam/sdks/v2 v2.78.0
 	github.com/lindigo/lindi v0.0.0-00010101000000-000000000000
-	golang.org/x/sync v0.25.0
+	golang.org/x/sys v0.49.0
 )
 
 require (
@@ -86,7 +86,7 @@ require (
 	golang.org/x/exp v0.0.0-20260508232706-74f9aab9d74a // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 	gonum.org/v1/gonum v0.17.0 // indirect

@@ -320,9 +320,18 @@ func addNarrowRows[T Integer](lanes []narrowLane, block []T) {
 	rows := len(block) / n
 	var zero T
 	step := max(8, tileBytes/(n*sizeOf(zero)))
+	b16, is16 := any(block).([]int16)
+	if is16 && int16Tile != nil {
+		// Longer tiles: the fast tile reads each row once per 16 columns
+		// and folds its sums once per tile (384 columns: 3× faster so).
+		step = max(8, tileBytes16/(2*n))
+	}
 	for r0 := 0; r0 < rows; r0 += step {
 		tile := block[r0*n : min(rows, r0+step)*n]
 		c := 0
+		if is16 && int16Tile != nil {
+			c = int16Tile(lanes, b16[r0*n:min(rows, r0+step)*n])
+		}
 		for ; c+2 <= n; c += 2 {
 			addPair(&lanes[c], &lanes[c+1], tile[c:], n)
 		}
@@ -332,10 +341,20 @@ func addNarrowRows[T Integer](lanes []narrowLane, block []T) {
 	}
 }
 
+// int16Tile, where the CPU has a faster way than addPair (AVX2, on amd64),
+// adds a tile of int16 rows (of len(lanes) values, at most 65536 rows) to
+// lanes and returns how many leading columns it added, the others being
+// left to addPair; nil elsewhere.
+var int16Tile func(lanes []narrowLane, tile []int16) int
+
 // tileBytes is about how much of a block addNarrowRows reduces column pair
 // by column pair at a time: rows that stay in the L1 cache (256 rows of 64
 // int16 channels, 42 of 384).
 const tileBytes = 32 << 10
+
+// tileBytes16 is the size of the tiles int16Tile adds, which stay in the L2
+// cache; at most 65536 rows of one column.
+const tileBytes16 = 128 << 10
 
 // addPair adds the elements v[0], v[1], v[stride], v[stride+1], … (two
 // columns of a tile) to a and b.
