@@ -57,6 +57,8 @@ import (
 	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/lindigo/lindi/beam/lindibeam"
@@ -85,7 +87,7 @@ var (
 	groupBytes  = lindiFlags.Int64("group-bytes", lindibeam.DefaultGroupBytes, "stats: stored bytes of the chunk groups a worker reads at once")
 	amend       = lindiFlags.String("amend", "", "stats without --series: also write the statistics into `OUT.lindi.tar`, a new amendment of the NWB file SOURCE")
 	shard       = lindiFlags.String("shard", "", "index, stats --series: take only the `I/N`-th share of the DANDI assets, split as lindi ls --shard splits them (0 ≤ I < N)")
-	inFlight    = lindiFlags.Int("in-flight", lindibeam.DefaultInFlight, "HTTP requests in flight per worker process")
+	inFlight    = lindiFlags.Int("in-flight", 0, fmt.Sprintf("HTTP requests in flight per worker process (default %d when the job runs in this process, as lindi cat reads; %d per worker elsewhere)", source.AutoMaxConcurrency, lindibeam.DefaultInFlight))
 	concurrency = lindiFlags.String("concurrency", "", "byte-range requests in flight per host, under --in-flight: a number, or auto to adapt to what the server takes (default $"+source.ConcurrencyEnv+" on the workers, else auto)")
 )
 
@@ -148,6 +150,24 @@ func main() {
 
 type usageError string
 
+// jobInFlight is --in-flight, or its default: a job run in this process
+// (prism, Beam's default runner, without --endpoint, or direct) reads as
+// lindi cat does, up to source.AutoMaxConcurrency requests in flight under
+// each host's adaptive limit (lindibeam's default of 8 took 1.08× the time
+// of 32 on issue 38's 512 MB dataset); workers elsewhere keep
+// lindibeam.DefaultInFlight each, so that many of them together stay below
+// what one bucket serves.
+func jobInFlight() int {
+	if *inFlight > 0 {
+		return *inFlight
+	}
+	r := strings.ToLower(*runners.Runner)
+	if (r == "" || r == "prism") && *jobopts.Endpoint == "" || r == "direct" {
+		return source.AutoMaxConcurrency
+	}
+	return lindibeam.DefaultInFlight
+}
+
 // checkConcurrency refuses a --concurrency, or a LINDI_CONCURRENCY, the
 // workers could not use, before the job starts.
 func checkConcurrency() error {
@@ -169,8 +189,8 @@ func runIndex(ctx context.Context, srcs []string) error {
 		return usageError("index needs --out DIR")
 	case len(srcs) == 0:
 		return usageError("index needs at least one SOURCE")
-	case *inFlight < 1:
-		return usageError("--in-flight must be at least 1")
+	case *inFlight < 0:
+		return usageError("--in-flight must not be negative")
 	}
 	if err := checkConcurrency(); err != nil {
 		return err
@@ -200,7 +220,7 @@ func runIndex(ctx context.Context, srcs []string) error {
 		OutDir:      *out,
 		Shard:       sh,
 		Index:       index.Config{AllChunks: *allChunks, Tool: "lindi-beam"},
-		InFlight:    *inFlight,
+		InFlight:    jobInFlight(),
 		Concurrency: *concurrency,
 	}, beam.CreateList(s, srcs))
 	lindibeam.WriteManifest(s, name, written, failed)
@@ -249,8 +269,8 @@ func runStats(ctx context.Context, args []string) error {
 		return usageError("stats needs --out")
 	case *groupBytes < 1:
 		return usageError("--group-bytes must be positive")
-	case *inFlight < 1:
-		return usageError("--in-flight must be at least 1")
+	case *inFlight < 0:
+		return usageError("--in-flight must not be negative")
 	case *series != "":
 		return runSeriesStats(ctx, args)
 	case *window != "":
@@ -263,7 +283,7 @@ func runStats(ctx context.Context, args []string) error {
 	if err := checkConcurrency(); err != nil {
 		return err
 	}
-	job := lindibeam.DatasetJob{Source: args[0], Dataset: args[1], GroupBytes: *groupBytes, InFlight: *inFlight, Concurrency: *concurrency, Out: *out, Amend: *amend}
+	job := lindibeam.DatasetJob{Source: args[0], Dataset: args[1], GroupBytes: *groupBytes, InFlight: jobInFlight(), Concurrency: *concurrency, Out: *out, Amend: *amend}
 	if len(args) == 3 {
 		job.Selection = args[2]
 	}
@@ -286,7 +306,7 @@ func runSeriesStats(ctx context.Context, srcs []string) error {
 	if err != nil {
 		return err
 	}
-	job := lindibeam.StatsJob{Series: *series, GroupBytes: *groupBytes, InFlight: *inFlight, Concurrency: *concurrency}
+	job := lindibeam.StatsJob{Series: *series, GroupBytes: *groupBytes, InFlight: jobInFlight(), Concurrency: *concurrency}
 	if *window != "" {
 		var err error
 		if job.From, job.To, err = parseWindow(*window); err != nil {
