@@ -7,7 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+
 	"github.com/lindigo/lindi/beam/lindibeam"
+	"github.com/lindigo/lindi/io/source"
 )
 
 func TestParseWindow(t *testing.T) {
@@ -74,4 +78,30 @@ func FuzzParseShard(f *testing.F) {
 			t.Errorf("%q: shard %v", s, sh)
 		}
 	})
+}
+
+// TestJobInFlight: without --in-flight a job run in this process reads as
+// lindi cat does, one on a cluster's workers has lindibeam's default; a
+// given --in-flight holds everywhere.
+func TestJobInFlight(t *testing.T) {
+	r, e, n := *runners.Runner, *jobopts.Endpoint, *inFlight
+	defer func() { *runners.Runner, *jobopts.Endpoint, *inFlight = r, e, n }()
+	for _, c := range []struct {
+		runner, endpoint string
+		flag, want       int
+	}{
+		{"", "", 0, source.AutoMaxConcurrency},
+		{"prism", "", 0, source.AutoMaxConcurrency},
+		{"direct", "", 0, source.AutoMaxConcurrency},
+		{"prism", "localhost:8073", 0, lindibeam.DefaultInFlight},
+		{"dataflow", "", 0, lindibeam.DefaultInFlight},
+		{"flink", "localhost:8099", 0, lindibeam.DefaultInFlight},
+		{"", "", 3, 3},
+		{"dataflow", "", 100, 100},
+	} {
+		*runners.Runner, *jobopts.Endpoint, *inFlight = c.runner, c.endpoint, c.flag
+		if got := jobInFlight(); got != c.want {
+			t.Errorf("runner %q endpoint %q --in-flight %d: %d, want %d", c.runner, c.endpoint, c.flag, got, c.want)
+		}
+	}
 }
