@@ -74,6 +74,19 @@ func ascending(idx []int) Item {
 	return Slice(idx[0], idx[len(idx)-1]+1, idx[1]-idx[0])
 }
 
+// Count returns how many positions the selection takes on axis d of the
+// array (1 on an axis picked by an integer), the length of Positions(d)
+// without making it.
+func (r *Resolved) Count(d int) (int, error) {
+	if d < 0 || d >= len(r.axes) {
+		return 0, fmt.Errorf("%w: axis %d of a %d-d array", ErrInvalid, d, len(r.axes))
+	}
+	if a := r.axes[d]; a.list != nil {
+		return len(a.list), nil
+	}
+	return r.axes[d].n, nil
+}
+
 // Positions returns the positions the selection takes on array axis d, in
 // the order the output takes them (one position for an axis an integer
 // index selects). Errors wrap [ErrInvalid] for an axis the array lacks.

@@ -152,3 +152,32 @@ func TestPartInvalid(t *testing.T) {
 		t.Errorf("Positions(1) of a 1-d array: %v", err)
 	}
 }
+
+// TestCount: Count is the length of Positions on every axis, for slices,
+// steps, reversed steps, integers and lists, and refuses an axis the array
+// lacks.
+func TestCount(t *testing.T) {
+	shape := []int{20, 7, 5}
+	for _, s := range []string{":", "3", "2:17:3, ::-2", "[4, 1, 1, 9], 6, 1:4", "::-1, [0, 6], -1", "5:5"} {
+		sel, err := Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sel.Resolve(shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for d := range shape {
+			pos, err := r.Positions(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := r.Count(d); err != nil || n != len(pos) {
+				t.Errorf("%q axis %d: Count %d, %v; want %d", s, d, n, err, len(pos))
+			}
+		}
+		if _, err := r.Count(3); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%q: Count(3) of a 3-d array: %v", s, err)
+		}
+	}
+}

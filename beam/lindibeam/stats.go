@@ -414,11 +414,11 @@ func layoutOf(d *h5.Dataset, sel selection.Selection) (Layout, error) {
 	shape := d.Shape()
 	counts := make([]int, len(shape))
 	for k := range shape {
-		pos, err := r.Positions(k)
-		if err != nil {
+		// Counted, not listed: the positions of axis 0 of a 512 MB int16
+		// dataset are 32 MB of ints (0.1 s of a reduction of it).
+		if counts[k], err = r.Count(k); err != nil {
 			return Layout{}, err
 		}
-		counts[k] = len(pos)
 	}
 	if len(shape) < 2 {
 		n := 1
