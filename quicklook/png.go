@@ -7,7 +7,8 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"os"
+
+	"github.com/lindigo/lindi/internal/atomicfile"
 )
 
 // MaxPixels is the largest width or height WritePNG draws.
@@ -26,21 +27,14 @@ func WritePNG(w io.Writer, width, height int, figs ...*Figure) error {
 	return png.Encode(w, img)
 }
 
-// SavePNG writes the figures (see WritePNG) to the file path.
+// SavePNG writes the figures (see WritePNG) to the file path, replacing it
+// whole or not at all (a temporary file beside it, renamed over it).
 func SavePNG(path string, width, height int, figs ...*Figure) error {
 	img, err := render(width, height, figs)
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Replace(path, func(w io.Writer) error { return png.Encode(w, img) }, nil)
 }
 
 // Sizes in pixels.

@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -301,5 +303,43 @@ func TestTicks(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%v…%v: %q, want %q", c.lo, c.hi, got, c.want)
 		}
+	}
+}
+
+// TestSavePNGReplaces: SavePNG replaces a file whole, readable as the
+// other outputs are, leaving no temporary beside it; a save that fails
+// leaves the old file as it was.
+func TestSavePNGReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plot.png")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok, err := Lines(nil, []Series{{Y: []float64{1, 3, 2}}}, Labels{Title: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SavePNG(path, MaxPixels+1, 100, ok); err == nil {
+		t.Fatal("SavePNG of an oversized figure: no error")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Fatalf("a failed save changed the file: %q", b)
+	}
+	if err := SavePNG(path, 200, 100, ok); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("the saved file: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files in the directory, want 1 (no temporary left)", len(ents))
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want the old file's 0644", st.Mode().Perm())
 	}
 }

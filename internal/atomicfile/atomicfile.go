@@ -2,7 +2,7 @@
 // old file or the new one whole, never a part: the bytes go to a temporary
 // file beside the target, which is synced (fsync) and then renamed over
 // it. It is the one place the module creates files that replace others:
-// lindi index outputs, lindi cat -o, the disk cache's entries, lindi-beam's
+// lindi index outputs, lindi cat -o, lindi plot's PNGs, the disk cache's entries, lindi-beam's
 // outputs and the LINDI containers' documents and staged containers.
 //
 // # Durability
