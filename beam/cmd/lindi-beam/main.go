@@ -84,7 +84,7 @@ var (
 	allChunks   = lindiFlags.Bool("all-chunks", false, "index: list every chunk instead of linking datasets of more than 1000 chunks to the HDF5 file")
 	series      = lindiFlags.String("series", "", "stats: the `PATH` of a TimeSeries in each source (acquisition/ElectricalSeries)")
 	window      = lindiFlags.String("window", "", "stats --series: the time window `T0:T1` (seconds of the file's time base; 0:10s, 500ms:1.5s, :1min)")
-	groupBytes  = lindiFlags.Int64("group-bytes", lindibeam.DefaultGroupBytes, "stats: stored bytes of the chunk groups a worker reads at once")
+	groupBytes  = lindiFlags.Int64("group-bytes", 0, fmt.Sprintf("stats: stored bytes of the chunk groups a worker reads at once (default: the whole selection when the job runs in this process; %d elsewhere)", lindibeam.DefaultGroupBytes))
 	amend       = lindiFlags.String("amend", "", "stats without --series: also write the statistics into `OUT.lindi.tar`, a new amendment of the NWB file SOURCE")
 	shard       = lindiFlags.String("shard", "", "index, stats --series: take only the `I/N`-th share of the DANDI assets, split as lindi ls --shard splits them (0 ≤ I < N)")
 	inFlight    = lindiFlags.Int("in-flight", 0, fmt.Sprintf("HTTP requests in flight per worker process (default %d when the job runs in this process, as lindi cat reads; %d per worker elsewhere)", source.AutoMaxConcurrency, lindibeam.DefaultInFlight))
@@ -151,21 +151,43 @@ func main() {
 type usageError string
 
 // jobInFlight is --in-flight, or its default: a job run in this process
-// (prism, Beam's default runner, without --endpoint, or direct) reads as
-// lindi cat does, up to source.AutoMaxConcurrency requests in flight under
-// each host's adaptive limit (lindibeam's default of 8 took 1.08× the time
-// of 32 on issue 38's 512 MB dataset); workers elsewhere keep
-// lindibeam.DefaultInFlight each, so that many of them together stay below
-// what one bucket serves.
+// reads as lindi cat does, up to source.AutoMaxConcurrency requests in
+// flight under each host's adaptive limit (lindibeam's default of 8 took
+// 1.08× the time of 32 on issue 38's 512 MB dataset); workers elsewhere
+// keep lindibeam.DefaultInFlight each, so that many of them together stay
+// below what one bucket serves.
 func jobInFlight() int {
 	if *inFlight > 0 {
 		return *inFlight
 	}
-	r := strings.ToLower(*runners.Runner)
-	if (r == "" || r == "prism") && *jobopts.Endpoint == "" || r == "direct" {
+	if inProcess() {
 		return source.AutoMaxConcurrency
 	}
 	return lindibeam.DefaultInFlight
+}
+
+// jobGroupBytes is --group-bytes, or its default: a job run in this
+// process reads its selection as one group (read in parts of at most 256
+// MiB in memory, as every group is), since groups only spread the work over
+// workers, and here each ended with its slowest chunk while the runner
+// started the next late (one group took 0.85× the wall time of groups of
+// 128 MiB on the module's bench and 0.90× on issue 38's dataset); workers
+// elsewhere take lindibeam.DefaultGroupBytes.
+func jobGroupBytes() int64 {
+	if *groupBytes > 0 {
+		return *groupBytes
+	}
+	if inProcess() {
+		return math.MaxInt64
+	}
+	return lindibeam.DefaultGroupBytes
+}
+
+// inProcess reports whether the job runs in this process: on prism, Beam's
+// default runner, without --endpoint, or on direct.
+func inProcess() bool {
+	r := strings.ToLower(*runners.Runner)
+	return (r == "" || r == "prism") && *jobopts.Endpoint == "" || r == "direct"
 }
 
 // checkConcurrency refuses a --concurrency, or a LINDI_CONCURRENCY, the
@@ -267,8 +289,8 @@ func runStats(ctx context.Context, args []string) error {
 	switch {
 	case *out == "":
 		return usageError("stats needs --out")
-	case *groupBytes < 1:
-		return usageError("--group-bytes must be positive")
+	case *groupBytes < 0:
+		return usageError("--group-bytes must not be negative")
 	case *inFlight < 0:
 		return usageError("--in-flight must not be negative")
 	case *series != "":
@@ -283,7 +305,7 @@ func runStats(ctx context.Context, args []string) error {
 	if err := checkConcurrency(); err != nil {
 		return err
 	}
-	job := lindibeam.DatasetJob{Source: args[0], Dataset: args[1], GroupBytes: *groupBytes, InFlight: jobInFlight(), Concurrency: *concurrency, Out: *out, Amend: *amend}
+	job := lindibeam.DatasetJob{Source: args[0], Dataset: args[1], GroupBytes: jobGroupBytes(), InFlight: jobInFlight(), Concurrency: *concurrency, Out: *out, Amend: *amend}
 	if len(args) == 3 {
 		job.Selection = args[2]
 	}
@@ -306,7 +328,7 @@ func runSeriesStats(ctx context.Context, srcs []string) error {
 	if err != nil {
 		return err
 	}
-	job := lindibeam.StatsJob{Series: *series, GroupBytes: *groupBytes, InFlight: jobInFlight(), Concurrency: *concurrency}
+	job := lindibeam.StatsJob{Series: *series, GroupBytes: jobGroupBytes(), InFlight: jobInFlight(), Concurrency: *concurrency}
 	if *window != "" {
 		var err error
 		if job.From, job.To, err = parseWindow(*window); err != nil {

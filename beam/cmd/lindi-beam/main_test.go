@@ -80,28 +80,33 @@ func FuzzParseShard(f *testing.F) {
 	})
 }
 
-// TestJobInFlight: without --in-flight a job run in this process reads as
-// lindi cat does, one on a cluster's workers has lindibeam's default; a
-// given --in-flight holds everywhere.
-func TestJobInFlight(t *testing.T) {
-	r, e, n := *runners.Runner, *jobopts.Endpoint, *inFlight
-	defer func() { *runners.Runner, *jobopts.Endpoint, *inFlight = r, e, n }()
+// TestJobDefaults: without --in-flight and --group-bytes a job run in this
+// process reads as lindi cat does, its selection as one group; one on a
+// cluster's workers has lindibeam's defaults; given flags hold everywhere.
+func TestJobDefaults(t *testing.T) {
+	r, e, n, g := *runners.Runner, *jobopts.Endpoint, *inFlight, *groupBytes
+	defer func() { *runners.Runner, *jobopts.Endpoint, *inFlight, *groupBytes = r, e, n, g }()
+	const whole = math.MaxInt64
 	for _, c := range []struct {
-		runner, endpoint string
-		flag, want       int
+		runner, endpoint    string
+		flag, want          int
+		groupFlag, wantSize int64
 	}{
-		{"", "", 0, source.AutoMaxConcurrency},
-		{"prism", "", 0, source.AutoMaxConcurrency},
-		{"direct", "", 0, source.AutoMaxConcurrency},
-		{"prism", "localhost:8073", 0, lindibeam.DefaultInFlight},
-		{"dataflow", "", 0, lindibeam.DefaultInFlight},
-		{"flink", "localhost:8099", 0, lindibeam.DefaultInFlight},
-		{"", "", 3, 3},
-		{"dataflow", "", 100, 100},
+		{"", "", 0, source.AutoMaxConcurrency, 0, whole},
+		{"prism", "", 0, source.AutoMaxConcurrency, 0, whole},
+		{"direct", "", 0, source.AutoMaxConcurrency, 0, whole},
+		{"prism", "localhost:8073", 0, lindibeam.DefaultInFlight, 0, lindibeam.DefaultGroupBytes},
+		{"dataflow", "", 0, lindibeam.DefaultInFlight, 0, lindibeam.DefaultGroupBytes},
+		{"flink", "localhost:8099", 0, lindibeam.DefaultInFlight, 0, lindibeam.DefaultGroupBytes},
+		{"", "", 3, 3, 1 << 20, 1 << 20},
+		{"dataflow", "", 100, 100, 5, 5},
 	} {
-		*runners.Runner, *jobopts.Endpoint, *inFlight = c.runner, c.endpoint, c.flag
+		*runners.Runner, *jobopts.Endpoint, *inFlight, *groupBytes = c.runner, c.endpoint, c.flag, c.groupFlag
 		if got := jobInFlight(); got != c.want {
 			t.Errorf("runner %q endpoint %q --in-flight %d: %d, want %d", c.runner, c.endpoint, c.flag, got, c.want)
+		}
+		if got := jobGroupBytes(); got != c.wantSize {
+			t.Errorf("runner %q endpoint %q --group-bytes %d: %d, want %d", c.runner, c.endpoint, c.groupFlag, got, c.wantSize)
 		}
 	}
 }
