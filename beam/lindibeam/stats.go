@@ -15,6 +15,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/selection"
@@ -205,8 +206,11 @@ func (f *reduceFn) ProcessElement(ctx context.Context, g Group, emit func(Partia
 // before some point are final, the whole rows among them are reduced, so
 // that the reduction follows the decoding instead of coming after it. A
 // group larger than streamBytes in memory is read in parts of at most
-// that, one after another. The sums are exact, so the result does not
-// depend on the parts or on where a read paused.
+// that, streamReads at a time, so that one part's last chunks are fetched
+// and decoded while the next part's first ones are: reading them one
+// after another, each part ended with its slowest chunk. The sums are
+// exact, so the result does not depend on the parts or on where a read
+// paused.
 func ReduceGroup(ctx context.Context, d *h5.Dataset, sel string) (Partial, error) {
 	return reduceGroup(ctx, d, sel, streamBytes)
 }
@@ -229,21 +233,35 @@ func reduceGroup(ctx context.Context, d *h5.Dataset, sel string, limit int64) (P
 			}
 		}
 	}
+	partials := make([]Partial, len(parts))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(streamReads)
+	for i, part := range parts {
+		g.Go(func() error {
+			p, err := reduceStream(gctx, d, part.Selection)
+			partials[i] = p
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Partial{}, err
+	}
 	var out Partial
-	for _, part := range parts {
-		p, err := reduceStream(ctx, d, part.Selection)
-		if err == nil {
-			out, err = Merge(out, p)
-		}
-		if err != nil {
+	for _, p := range partials {
+		if out, err = Merge(out, p); err != nil {
 			return Partial{}, err
 		}
 	}
 	return out, nil
 }
 
-// streamBytes bounds the memory of one read of ReduceGroup.
-const streamBytes = 256 << 20
+// streamBytes bounds the memory of one read of ReduceGroup, and
+// streamReads the reads it makes at once: a group holds at most their
+// product in memory.
+const (
+	streamBytes = 128 << 20
+	streamReads = 2
+)
 
 // rawBytes is the size in memory of the selection s of d, 0 when it
 // cannot be resolved (the read then says why).
