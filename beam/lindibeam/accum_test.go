@@ -271,3 +271,29 @@ func TestReduceGroupParts(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetMerge merges the partials of a DatasetStats job: a zero one is
+// nothing, and partials of two datasets are refused.
+func TestDatasetMerge(t *testing.T) {
+	p, err := IntPartial([]int16{1, 2, 3, 4}, Layout{Outer: 2, Inner: 1, Cols: []int{0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := datasetPartial{Path: "/a", Shape: []int{2, 2}, P: p}
+	var m datasetMergeFn
+	for _, c := range [][2]datasetPartial{{{}, a}, {a, {}}} {
+		got, err := m.MergeAccumulators(c[0], c[1])
+		if err != nil || jsonOf(t, got) != jsonOf(t, a) {
+			t.Errorf("merging with a zero partial: %s, %v; want %s", jsonOf(t, got), err, jsonOf(t, a))
+		}
+	}
+	got, err := m.MergeAccumulators(a, a)
+	if err != nil || got.P.Stats[0].N != 4 || got.Path != "/a" {
+		t.Errorf("merging twice: %s, %v", jsonOf(t, got), err)
+	}
+	for _, b := range []datasetPartial{{Path: "/b", Shape: []int{2, 2}, P: p}, {Path: "/a", Shape: []int{2, 3}, P: p}} {
+		if _, err := m.MergeAccumulators(a, b); err == nil {
+			t.Errorf("merging %s %v with %s %v: no error", a.Path, a.Shape, b.Path, b.Shape)
+		}
+	}
+}

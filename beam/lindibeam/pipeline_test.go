@@ -406,6 +406,25 @@ func TestStatsPipeline(t *testing.T) {
 	}
 }
 
+// TestStatsEmptySelection reduces an empty selection: the plan has no
+// chunk group to give, and the output still names the dataset, its shape
+// and every selected column, each with a count of zero.
+func TestStatsEmptySelection(t *testing.T) {
+	srv := newFaultyServer(t, readFiles(t))
+	out := filepath.Join(t.TempDir(), "stats.json")
+	got := runStats(t, DatasetJob{Source: srv.URL + "/tables.nwb", Dataset: "acquisition/ElectricalSeries/data", Selection: "5:5, 1:4", Out: out})
+	var st Summary
+	if err := json.Unmarshal(got, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Dataset != "/acquisition/ElectricalSeries/data" || len(st.Shape) != 2 || st.Shape[1] != 4 {
+		t.Errorf("dataset %q of shape %v", st.Dataset, st.Shape)
+	}
+	if !slices.Equal(st.Count, []int64{0, 0, 0}) {
+		t.Errorf("counts %v, want three zeros", st.Count)
+	}
+}
+
 // TestStatsAmend writes the statistics into an amendment of the NWB file,
 // locally and on memfs://, and reads them back with package nwb; the
 // statistics written on memfs are those written locally.

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -25,14 +26,14 @@ import (
 func init() {
 	beam.RegisterType(reflect.TypeFor[Group]())
 	beam.RegisterCoder(reflect.TypeFor[Partial](), encodePartial, decodePartial)
-	beam.RegisterType(reflect.TypeFor[datasetShape]())
-	register.DoFn4x1[context.Context, []byte, func(Group), func(datasetShape), error](&planFn{})
+	beam.RegisterCoder(reflect.TypeFor[datasetPartial](), encodeDatasetPartial, decodeDatasetPartial)
+	register.DoFn3x1[context.Context, []byte, func(Group), error](&planFn{})
 	register.Emitter1[Group]()
-	register.Emitter1[datasetShape]()
-	register.DoFn3x1[context.Context, Group, func(Partial), error](&reduceFn{})
-	register.Emitter1[Partial]()
+	register.DoFn3x1[context.Context, Group, func(datasetPartial), error](&reduceFn{})
+	register.Emitter1[datasetPartial]()
 	register.Combiner1[Partial](&mergeFn{})
-	register.DoFn3x1[context.Context, Partial, datasetShape, error](&finishFn{})
+	register.Combiner1[datasetPartial](&datasetMergeFn{})
+	register.DoFn2x1[context.Context, datasetPartial, error](&finishFn{})
 }
 
 // DefaultGroupBytes is the stored (compressed) size of the chunk groups a
@@ -76,14 +77,16 @@ type Group struct {
 // spread over workers, each reads and reduces its group to exact partial
 // sums (a worker holds its group and the partials), the partials are merged
 // in a tree (Beam lifts the combine before the shuffle), and one worker
-// writes job.Out, and the amendment when asked. The result does not depend
-// on the groups. Errors (a missing dataset, a chunk that cannot be read)
-// fail the job.
+// writes job.Out, and the amendment when asked. The partials carry the
+// dataset's path and shape to that last step, which so needs neither the
+// file nor a side input (prism's wait for one cost 50-100 ms a job). The
+// result does not depend on the groups. Errors (a missing dataset, a chunk
+// that cannot be read) fail the job.
 func DatasetStats(s beam.Scope, job DatasetJob) {
 	s = s.Scope("lindi.DatasetStats")
-	groups, shape := beam.ParDo2(s, &planFn{Job: job}, beam.Impulse(s))
+	groups := beam.ParDo(s, &planFn{Job: job}, beam.Impulse(s))
 	partials := beam.ParDo(s, &reduceFn{Job: job}, beam.Reshuffle(s, groups))
-	beam.ParDo0(s, &finishFn{Job: job}, beam.Combine(s, &mergeFn{}, partials), beam.SideInput{Input: shape})
+	beam.ParDo0(s, &finishFn{Job: job}, beam.Combine(s, &datasetMergeFn{}, partials))
 }
 
 // selection parses job's selection; "" selects everything.
@@ -112,19 +115,20 @@ func openJobDataset(ctx context.Context, job DatasetJob) (*h5.File, *h5.Dataset,
 	return f, d, nil
 }
 
-// datasetShape is what finishing the statistics needs of the dataset, sent
-// by the plan so that the finish need not open the file again (an open is
-// a few round trips).
-type datasetShape struct {
+// datasetPartial is a Partial of a DatasetStats job with what finishing
+// the statistics needs of the dataset, so that the finish need not open
+// the file again (an open is a few round trips).
+type datasetPartial struct {
 	Path  string
 	Shape []int
+	P     Partial
 }
 
 type planFn struct {
 	Job DatasetJob
 }
 
-func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group), emitShape func(datasetShape)) error {
+func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group)) error {
 	sel, err := f.Job.selection()
 	if err != nil {
 		return err
@@ -134,7 +138,6 @@ func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group),
 		return err
 	}
 	defer release()
-	emitShape(datasetShape{Path: d.Path(), Shape: d.Shape()})
 	size := f.Job.GroupBytes
 	if size == 0 {
 		size = DefaultGroupBytes
@@ -142,6 +145,12 @@ func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func(Group),
 	groups, err := d.ChunkGroups(ctx, sel, size)
 	if err != nil {
 		return err
+	}
+	if len(groups) == 0 {
+		// An empty selection: one group of nothing, whose partial brings
+		// the dataset's shape to the finish.
+		emit(Group{Selection: f.Job.Selection})
+		return nil
 	}
 	for i, g := range groups {
 		emit(Group{Index: i, Selection: g.Selection.String(), Bytes: g.StoredBytes})
@@ -183,7 +192,7 @@ func (f *reduceFn) Teardown() error {
 	return nil
 }
 
-func (f *reduceFn) ProcessElement(ctx context.Context, g Group, emit func(Partial)) error {
+func (f *reduceFn) ProcessElement(ctx context.Context, g Group, emit func(datasetPartial)) error {
 	d, err := f.dataset(ctx)
 	if err != nil {
 		return err
@@ -192,7 +201,7 @@ func (f *reduceFn) ProcessElement(ctx context.Context, g Group, emit func(Partia
 	if err != nil {
 		return fmt.Errorf("lindibeam: group %d (%s): %w", g.Index, g.Selection, err)
 	}
-	emit(p)
+	emit(datasetPartial{Path: d.Path(), Shape: d.Shape(), P: p})
 	return nil
 }
 
@@ -462,16 +471,34 @@ type mergeFn struct{}
 
 func (mergeFn) MergeAccumulators(a, b Partial) (Partial, error) { return Merge(a, b) }
 
+// datasetMergeFn merges the partials of a DatasetStats job; a zero
+// datasetPartial merges as nothing.
+type datasetMergeFn struct{}
+
+func (datasetMergeFn) MergeAccumulators(a, b datasetPartial) (datasetPartial, error) {
+	switch {
+	case a.Path == "" && a.Shape == nil:
+		return b, nil
+	case b.Path == "" && b.Shape == nil:
+		return a, nil
+	}
+	if a.Path != b.Path || !slices.Equal(a.Shape, b.Shape) {
+		return datasetPartial{}, fmt.Errorf("lindibeam: merging statistics of %s %v and %s %v", a.Path, a.Shape, b.Path, b.Shape)
+	}
+	p, err := Merge(a.P, b.P)
+	return datasetPartial{Path: a.Path, Shape: a.Shape, P: p}, err
+}
+
 type finishFn struct {
 	Job DatasetJob
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, p Partial, ds datasetShape) error {
+func (f *finishFn) ProcessElement(ctx context.Context, dp datasetPartial) error {
 	sel, err := f.Job.selection()
 	if err != nil {
 		return err
 	}
-	st, err := columns(ds.Path, ds.Shape, sel, p)
+	st, err := columns(dp.Path, dp.Shape, sel, dp.P)
 	if err != nil {
 		return err
 	}
@@ -526,7 +553,30 @@ func decodePartial(b []byte) (Partial, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&p); err != nil {
 		return Partial{}, err
 	}
-	for i := range p.Stats { // gob leaves out zeros
+	fillSums(&p)
+	return p, nil
+}
+
+func encodeDatasetPartial(p datasetPartial) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeDatasetPartial(b []byte) (datasetPartial, error) {
+	var p datasetPartial
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&p); err != nil {
+		return datasetPartial{}, err
+	}
+	fillSums(&p.P)
+	return p, nil
+}
+
+// fillSums gives the sums gob left out (it leaves out zeros) their zero.
+func fillSums(p *Partial) {
+	for i := range p.Stats {
 		c := &p.Stats[i]
 		if c.Sum == nil {
 			c.Sum = new(big.Int)
@@ -535,5 +585,4 @@ func decodePartial(b []byte) (Partial, error) {
 			c.Sum2 = new(big.Int)
 		}
 	}
-	return p, nil
 }
