@@ -129,13 +129,7 @@ func main() {
 	}
 	beam.Init()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	var err error
-	switch cmd {
-	case "index":
-		err = runIndex(ctx, flag.Args())
-	case "stats":
-		err = runStats(ctx, flag.Args())
-	}
+	err := run(ctx, cmd, flag.Args())
 	stop()
 	var ue usageError
 	switch {
@@ -149,6 +143,35 @@ func main() {
 }
 
 type usageError string
+
+// run runs the command cmd in a temporary directory of its own, removed
+// when the command ends: Beam's runner leaves an empty
+// beamloopbackworker-* file in the temporary directory at each run whose
+// worker is this process (runnerlib.Execute creates it and never removes
+// it), thousands of them in /tmp after a day of jobs.
+func run(ctx context.Context, cmd string, args []string) error {
+	dir, err := os.MkdirTemp("", "lindi-beam-")
+	if err != nil {
+		return err
+	}
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	defer func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		os.RemoveAll(dir)
+	}()
+	switch cmd {
+	case "index":
+		return runIndex(ctx, args)
+	case "stats":
+		return runStats(ctx, args)
+	}
+	return usageError("unknown command " + cmd)
+}
 
 // jobInFlight is --in-flight, or its default: a job run in this process
 // reads as lindi cat does, up to source.AutoMaxConcurrency requests in

@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"flag"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 
@@ -108,5 +113,35 @@ func TestJobDefaults(t *testing.T) {
 		if got := jobGroupBytes(); got != c.wantSize {
 			t.Errorf("runner %q endpoint %q --group-bytes %d: %d, want %d", c.runner, c.endpoint, c.groupFlag, got, c.wantSize)
 		}
+	}
+}
+
+// TestRunLeavesNoTemp runs a stats job in this process on prism: the
+// output is written, and the temporary directory holds nothing more than
+// before (Beam's runner leaves a beamloopbackworker-* file at each such run
+// when left to itself).
+func TestRunLeavesNoTemp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	beam.Init()
+	out := filepath.Join(t.TempDir(), "stats.json")
+	if err := flag.CommandLine.Set("out", out); err != nil {
+		t.Fatal(err)
+	}
+	defer flag.CommandLine.Set("out", "")
+	if err := run(context.Background(), "stats", []string{"../../../testdata/nwb/tables.nwb", "acquisition/ElectricalSeries/data", "0:10"}); err != nil {
+		t.Fatal(err)
+	}
+	var st lindibeam.Summary
+	if b, err := os.ReadFile(out); err != nil {
+		t.Fatal(err)
+	} else if err := json.Unmarshal(b, &st); err != nil || len(st.Count) == 0 || st.Count[0] != 10 {
+		t.Fatalf("output %s: %v", b, err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the run left %d entries in TMPDIR, the first %s", len(left), left[0].Name())
+	}
+	if got := os.Getenv("TMPDIR"); got != tmp {
+		t.Errorf("TMPDIR is %q after the run, want %q back", got, tmp)
 	}
 }
