@@ -19,6 +19,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/lindigo/lindi/beam/internal/ptestmain"
 	"github.com/lindigo/lindi/h5"
 	"github.com/lindigo/lindi/hdf5"
 	"github.com/lindigo/lindi/index"
@@ -27,7 +28,7 @@ import (
 	"github.com/lindigo/lindi/selection"
 )
 
-func TestMain(m *testing.M) { ptest.Main(m) }
+func TestMain(m *testing.M) { ptestmain.Main(m) }
 
 // The NWB test files of the repository, served by the test server.
 var nwbFiles = map[string]string{

@@ -13,11 +13,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/lindigo/lindi/beam/internal/ptestmain"
 	"github.com/lindigo/lindi/beam/internal/seriesref"
 	"github.com/lindigo/lindi/dandi/danditest"
 )
 
-func TestMain(m *testing.M) { ptest.Main(m) }
+func TestMain(m *testing.M) { ptestmain.Main(m) }
 
 // TestExample runs the example on the stand-in archive's dandiset (its
 // three NWB sessions hold the same file) and checks every line against the
