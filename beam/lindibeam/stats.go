@@ -540,38 +540,39 @@ func columns(path string, shape []int, sel selection.Selection, p Partial) (Summ
 	return Finish(p, path, shape, cols)
 }
 
-func encodePartial(p Partial) ([]byte, error) {
+// The coders of Partial and datasetPartial: gob, which keeps a big.Int's
+// sums exact. Beam registers a coder's functions by name, and the runtime
+// names every instance of a generic function alike (gobEncode[...]), so
+// each type has functions of its own around the generic ones.
+
+func encodePartial(p Partial) ([]byte, error) { return gobEncode(p) }
+
+func encodeDatasetPartial(p datasetPartial) ([]byte, error) { return gobEncode(p) }
+
+func gobEncode[T any](v T) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+func gobDecode[T any](b []byte) (T, error) {
+	var v T
+	err := gob.NewDecoder(bytes.NewReader(b)).Decode(&v)
+	return v, err
 }
 
 func decodePartial(b []byte) (Partial, error) {
-	var p Partial
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&p); err != nil {
-		return Partial{}, err
-	}
+	p, err := gobDecode[Partial](b)
 	fillSums(&p)
-	return p, nil
-}
-
-func encodeDatasetPartial(p datasetPartial) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(p); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return p, err
 }
 
 func decodeDatasetPartial(b []byte) (datasetPartial, error) {
-	var p datasetPartial
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&p); err != nil {
-		return datasetPartial{}, err
-	}
+	p, err := gobDecode[datasetPartial](b)
 	fillSums(&p.P)
-	return p, nil
+	return p, err
 }
 
 // fillSums gives the sums gob left out (it leaves out zeros) their zero.
