@@ -190,9 +190,9 @@ func jobInFlight() int {
 }
 
 // jobGroupBytes is --group-bytes, or its default: a job run in this
-// process reads its selection as one group (read in parts of at most 256
-// MiB in memory, as every group is), since groups only spread the work over
-// workers, and here each ended with its slowest chunk while the runner
+// process reads its selection as one group (read in parts of 128 MiB in
+// memory, two at a time, as every group is), since groups only spread the
+// work over workers, and here each ended with its slowest chunk while the runner
 // started the next late (one group took 0.85× the wall time of groups of
 // 128 MiB on the module's bench and 0.90× on issue 38's dataset); workers
 // elsewhere take lindibeam.DefaultGroupBytes.
